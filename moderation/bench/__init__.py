@@ -1,0 +1,1 @@
+"""Benchmarks that print tables, write JSON and plots, and compare variants in one run."""

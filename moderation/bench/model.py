@@ -1,0 +1,380 @@
+"""`moderation bench model`: per-message latency of the classifier against its baselines.
+
+Rows, all with the same weights and the same tokenizer (so only the runtime differs):
+(a) PyTorch fp32 padded to 128 tokens (Roblox's baseline), (b) PyTorch fp32 with
+dynamic shapes, (c) PyTorch dynamic int8 (Roblox's final setup), (d) ONNX Runtime
+fp32, plain export, dynamic shapes, (e) ours: fused + int8 ONNX, at 1, 2 and 4
+threads, plus the steps in between. Each row is timed in its own block: interleaving
+runtimes per message lets one's spinning threads tax the next.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import logging
+import platform
+import random
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from moderation.bench.stats import markdown_table, replace_section, summarize
+from moderation.cpu import cpu_info
+
+log = logging.getLogger(__name__)
+
+PADDED_LENGTH = 128  # Roblox's fixed input length
+
+
+@dataclass
+class Row:
+    """One measured variant."""
+
+    key: str
+    label: str
+    threads: int
+    stats: dict[str, float]
+    seconds: list[float]
+
+
+def chat_messages(n: int, long_fraction: float, seed: int) -> list[str]:
+    """Held-out chitchat utterances, plus long messages (several turns) that hit truncation."""
+    from moderation.build.datasets import chitchat_utterances
+
+    pool = chitchat_utterances("test")
+    rng = random.Random(seed)
+    n_long = int(n * long_fraction)
+    msgs = rng.sample(pool, n - n_long)
+    for _ in range(n_long):
+        start = rng.randrange(len(pool) - 60)
+        msgs.append(" ".join(pool[start : start + 60]))
+    rng.shuffle(msgs)
+    return msgs
+
+
+def time_block(fn: Callable[[str], Any], texts: list[str], warmup: int) -> list[float]:
+    """Warm up, then time ``fn`` on each text in turn."""
+    for t in texts[:warmup]:
+        fn(t)
+    gc.collect()
+    gc.disable()
+    try:
+        out = []
+        clock = time.perf_counter
+        for t in texts:
+            start = clock()
+            fn(t)
+            out.append(clock() - start)
+        return out
+    finally:
+        gc.enable()
+
+
+class Tok:
+    """The shared tokenizer: ids as int64 arrays, truncated to max_tokens, never padded."""
+
+    def __init__(self, model_dir: Path, max_tokens: int) -> None:
+        from tokenizers import Tokenizer
+
+        self.tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        self.tok.no_padding()
+        self.tok.enable_truncation(max_tokens)
+
+    def ids(self, text: str) -> np.ndarray:
+        return np.asarray(self.tok.encode(text).ids, dtype=np.int64)[None, :]
+
+
+def torch_fn(model: Any, tok: Tok, padded: bool) -> Callable[[str], Any]:
+    """Tokenize and run a PyTorch model, padded to 128 or not."""
+    import torch
+
+    def run(text: str) -> Any:
+        ids = tok.ids(text)
+        mask = np.ones_like(ids)
+        if padded:
+            pad = PADDED_LENGTH - ids.shape[1]
+            ids = np.pad(ids, ((0, 0), (0, pad)))
+            mask = np.pad(mask, ((0, 0), (0, pad)))
+        with torch.inference_mode():
+            return model(
+                input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask)
+            ).logits
+
+    return run
+
+
+def ort_fn(path: Path, tok: Tok, threads: int, spinning: bool) -> Callable[[str], Any]:
+    """Tokenize and run an ONNX model as a batch of one, no padding."""
+    from moderation.classifier import make_session
+
+    sess = make_session(path, threads, spinning)
+
+    def run(text: str) -> Any:
+        ids = tok.ids(text)
+        return sess.run(["logits"], {"input_ids": ids, "attention_mask": np.ones_like(ids)})
+
+    return run
+
+
+def measure_family(
+    name: str,
+    checkpoint: Path,
+    onnx_dir: Path,
+    fp32_plain: Path,
+    texts: list[str],
+    torch_rows: bool,
+    base_threads: int,
+    warmup: int,
+) -> list[Row]:
+    """Every variant of one model family, each in its own timed block."""
+    import torch
+    from transformers import DistilBertForSequenceClassification
+
+    tok = Tok(onnx_dir, PADDED_LENGTH)
+    rows: list[Row] = []
+
+    def add(key: str, label: str, threads: int, fn: Callable[[str], Any], n: int) -> None:
+        log.info("%s: timing %s (%d threads, %d messages)", name, key, threads, n)
+        secs = time_block(fn, texts[:n], warmup)
+        rows.append(Row(key, label, threads, summarize(secs), secs))
+
+    torch.set_num_threads(base_threads)
+    model = DistilBertForSequenceClassification.from_pretrained(str(checkpoint)).eval()
+    n_slow = max(100, len(texts) // 4)
+    add("a", "PyTorch fp32, padded to 128", base_threads, torch_fn(model, tok, True), n_slow)
+    if torch_rows:
+        add(
+            "b",
+            "PyTorch fp32, dynamic shape",
+            base_threads,
+            torch_fn(model, tok, False),
+            len(texts),
+        )
+        qmodel = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        add(
+            "c",
+            "PyTorch dynamic int8, dynamic shape",
+            base_threads,
+            torch_fn(qmodel, tok, False),
+            len(texts),
+        )
+        del qmodel
+    del model
+    gc.collect()
+    add(
+        "d",
+        "ORT fp32, plain export, dynamic shape",
+        base_threads,
+        ort_fn(fp32_plain, tok, base_threads, True),
+        len(texts),
+    )
+    if torch_rows:
+        with tempfile.TemporaryDirectory() as tmp:
+            from moderation.build.export import quantize
+
+            unfused = Path(tmp) / "int8-unfused.onnx"
+            quantize(fp32_plain, unfused)
+            add(
+                "d8",
+                "ORT int8, no fusions",
+                base_threads,
+                ort_fn(unfused, tok, base_threads, True),
+                len(texts),
+            )
+    for threads in (1, 2, 4):
+        label = f"ours: fused int8, {threads} thread{'s' if threads > 1 else ''}"
+        add(
+            f"e{threads}",
+            label,
+            threads,
+            ort_fn(onnx_dir / "model.onnx", tok, threads, True),
+            len(texts),
+        )
+    add(
+        "e2-nospin",
+        "ours, 2 threads, spinning off",
+        2,
+        ort_fn(onnx_dir / "model.onnx", tok, 2, False),
+        len(texts),
+    )
+    return rows
+
+
+def wide_model(work: Path) -> tuple[Path, Path, Path]:
+    """A DistilBERT-base-sized model (hidden 768) with random weights, exported like ours."""
+    import torch
+    from transformers import AutoTokenizer, DistilBertConfig, DistilBertForSequenceClassification
+
+    from moderation.build.convert import minilm_dir
+    from moderation.build.export import build
+
+    ckpt = work / "wide-checkpoint"
+    if not (ckpt / "config.json").exists():
+        torch.manual_seed(0)
+        cfg = DistilBertConfig(
+            dim=768,
+            n_heads=12,
+            n_layers=6,
+            hidden_dim=3072,
+            num_labels=3,
+            problem_type="multi_label_classification",
+        )
+        DistilBertForSequenceClassification(cfg).save_pretrained(ckpt)
+        AutoTokenizer.from_pretrained(str(minilm_dir())).save_pretrained(ckpt)
+    out = work / "wide-int8"
+    if not (out / "model.onnx").exists():
+        build(ckpt, out, name="distilbert-base-random", work_dir=work / "wide-onnx")
+    return ckpt, out, work / "wide-onnx" / "fp32.onnx"
+
+
+def ratio_rows(rows: list[Row]) -> list[list[str]]:
+    """Table rows with each variant's p50 ratio to (a) and to (d)."""
+    by = {r.key: r for r in rows}
+    a, d = by["a"].stats["p50_ms"], by["d"].stats["p50_ms"]
+    out = []
+    for r in rows:
+        s = r.stats
+        out.append(
+            [
+                f"({r.key})",
+                r.label,
+                str(r.threads),
+                f"{s['p50_ms']:.2f}",
+                f"{s['p90_ms']:.2f}",
+                f"{s['p99_ms']:.2f}",
+                f"{s['throughput_per_s']:.0f}",
+                f"{a / s['p50_ms']:.1f}x",
+                f"{d / s['p50_ms']:.2f}x",
+            ]
+        )
+    return out
+
+
+HEADERS = [
+    "row",
+    "variant",
+    "threads",
+    "p50 ms",
+    "p90 ms",
+    "p99 ms",
+    "msg/s (1 stream)",
+    "p50 vs (a)",
+    "p50 vs (d)",
+]
+
+
+def plot(families: dict[str, list[Row]], path: Path) -> None:
+    """Latency distributions per variant, log scale, one panel per model family."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(families), figsize=(7 * len(families), 5), squeeze=False)
+    for ax, (name, rows) in zip(axes[0], families.items(), strict=True):
+        data = [np.asarray(r.seconds) * 1e3 for r in rows]
+        ax.boxplot(data, vert=False, whis=(1, 99), showfliers=False)
+        ax.set_yticks(range(1, len(rows) + 1), [f"({r.key}) {r.label}" for r in rows], fontsize=7)
+        ax.set_xscale("log")
+        ax.set_xlabel("ms per message, tokenize + infer (box: p25-p75, whiskers: p1-p99)")
+        ax.set_title(name)
+        ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; print tables; write JSON, PNG and docs/benchmarks.md."""
+    p = argparse.ArgumentParser(prog="moderation bench model", description=__doc__)
+    p.add_argument(
+        "--checkpoint",
+        type=Path,
+        default=Path("build/train/best"),
+        help="fp32 checkpoint of the shipped model (from `moderation build-model`)",
+    )
+    p.add_argument("--fp32-onnx", type=Path, default=Path("build/onnx/fp32.onnx"))
+    p.add_argument("--model-dir", type=Path, default=None)
+    p.add_argument("--messages", type=int, default=800)
+    p.add_argument("--long-fraction", type=float, default=0.05)
+    p.add_argument("--threads", type=int, default=2, help="threads of the baseline rows")
+    p.add_argument("--out", type=Path, default=Path("bench-results"))
+    p.add_argument("--docs", type=Path, default=Path("docs/benchmarks.md"))
+    p.add_argument("--skip-wide", action="store_true")
+    p.add_argument("--seed", type=int, default=7)
+    ns = p.parse_args(argv)
+    from moderation.config import default_model_dir
+
+    model_dir = ns.model_dir or default_model_dir()
+    ns.out.mkdir(parents=True, exist_ok=True)
+    texts = chat_messages(ns.messages, ns.long_fraction, ns.seed)
+    tok = Tok(model_dir, 128)
+    lengths = [tok.ids(t).shape[1] for t in texts]
+    families = {
+        "shipped model (width 384)": measure_family(
+            "shipped", ns.checkpoint, model_dir, ns.fp32_onnx, texts, True, ns.threads, 30
+        )
+    }
+    if not ns.skip_wide:
+        ckpt, wide_dir, wide_plain = wide_model(ns.out / "wide")
+        wide_texts = texts[: max(200, ns.messages // 2)]
+        families["DistilBERT-base size (width 768, random weights)"] = measure_family(
+            "wide", ckpt, wide_dir, wide_plain, wide_texts, False, ns.threads, 20
+        )
+        sixteen = ["word " * 14] * 300  # 14 words + [CLS] + [SEP] = 16 tokens
+        wide16 = time_block(
+            ort_fn(wide_dir / "model.onnx", Tok(wide_dir, 128), 2, True), sixteen, 30
+        )
+        families["DistilBERT-base size (width 768, random weights)"].append(
+            Row("e2-16tok", "ours, 2 threads, exactly 16 tokens", 2, summarize(wide16), wide16)
+        )
+    info = cpu_info()
+    env = {
+        "cpu": info.model_name,
+        "usable_cores": info.usable_cores,
+        "avx512": info.avx512,
+        "vnni": info.vnni,
+        "python": platform.python_version(),
+        "messages": len(texts),
+        "tokens_p50": float(np.percentile(lengths, 50)),
+        "tokens_p99": float(np.percentile(lengths, 99)),
+        "truncated_share": float(np.mean([n >= 128 for n in lengths])),
+    }
+    sections = []
+    for name, rows in families.items():
+        table = markdown_table(HEADERS, ratio_rows(rows))
+        print(f"\n## {name}\n\n{table}\n")
+        sections.append(f"### {name}\n\n{table}")
+    result = {
+        "env": env,
+        "families": {
+            name: [{"key": r.key, "label": r.label, "threads": r.threads, **r.stats} for r in rows]
+            for name, rows in families.items()
+        },
+    }
+    (ns.out / "bench-model.json").write_text(json.dumps(result, indent=2))
+    plot(families, ns.out / "bench-model.png")
+    print(f"wrote {ns.out / 'bench-model.json'} and {ns.out / 'bench-model.png'}")
+    body = (
+        f"Command: `moderation bench model` (after `moderation build-model`). CPU: "
+        f"{env['cpu']}, {env['usable_cores']} usable cores, AVX-512 {env['avx512']}, VNNI "
+        f"{env['vnni']}. {env['messages']} held-out chitchat messages, "
+        f"{100 * ns.long_fraction:.0f}% of them long pastes that hit the 128-token truncation "
+        f"(tokens p50 {env['tokens_p50']:.0f}, p99 {env['tokens_p99']:.0f}). Latency is "
+        f"tokenize + infer per message, single stream; all rows in one run, each in its own "
+        f"block; rows (a)-(d) at {ns.threads} threads.\n\n"
+        + "\n\n".join(sections)
+        + "\n\n![latency distributions](bench-model.png)\n"
+    )
+    if ns.docs:
+        ns.docs.parent.mkdir(parents=True, exist_ok=True)
+        doc = ns.docs.read_text() if ns.docs.exists() else "# Benchmarks\n"
+        ns.docs.write_text(replace_section(doc, "bench-model", body))
+        (ns.docs.parent / "bench-model.png").write_bytes((ns.out / "bench-model.png").read_bytes())
+    return 0

@@ -1,0 +1,38 @@
+"""Latency summaries shared by the benchmarks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def summarize(seconds: Sequence[float]) -> dict[str, float]:
+    """p50/p90/p99/mean in milliseconds and single-stream throughput in messages/s."""
+    a = np.asarray(seconds, dtype=np.float64)
+    return {
+        "n": int(a.size),
+        "p50_ms": float(np.percentile(a, 50) * 1e3),
+        "p90_ms": float(np.percentile(a, 90) * 1e3),
+        "p99_ms": float(np.percentile(a, 99) * 1e3),
+        "mean_ms": float(a.mean() * 1e3),
+        "throughput_per_s": float(a.size / a.sum()),
+    }
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A GitHub-flavoured table, numbers already formatted by the caller."""
+    out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def replace_section(doc: str, marker: str, body: str) -> str:
+    """Swap the text between ``<!-- marker:start -->`` and ``<!-- marker:end -->``."""
+    start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
+    block = f"{start}\n{body.rstrip()}\n{end}"
+    if start in doc and end in doc:
+        head, _, rest = doc.partition(start)
+        _, _, tail = rest.partition(end)
+        return head + block + tail
+    return doc.rstrip() + "\n\n" + block + "\n"

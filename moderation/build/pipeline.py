@@ -1,0 +1,50 @@
+"""The one command that rebuilds the shipped model from packages and data files.
+
+convert MiniLM -> fine-tune -> export -> fuse -> int8 -> score validation splits
+-> choose thresholds -> write model.json and MODEL_CARD.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from moderation.build import datasets
+from moderation.build.card import write_card
+from moderation.build.evaluate import choose_thresholds, score_splits, split_metrics
+from moderation.build.export import MANIFEST_FILE, build
+from moderation.build.train import TrainSettings, train
+from moderation.classifier import Classifier
+from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
+
+log = logging.getLogger(__name__)
+
+
+def build_model(
+    data_dir: Path, out_dir: Path, *, work_dir: Path, epochs: int, skip_training: bool
+) -> dict[str, Any]:
+    """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md)."""
+    settings = replace(TrainSettings(), epochs=epochs)
+    train_dir = work_dir / "train"
+    best = train_dir / "best"
+    if not skip_training:
+        best = train(data_dir, train_dir, settings)
+    training = json.loads((train_dir / "training.json").read_text())
+    manifest = build(best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx",
+                     nfkc=True)
+    labels = manifest["labels"]
+    classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
+    splits = datasets.validation_sets(data_dir, settings.chitchat_val, settings.seed)
+    splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, settings.seed)
+    scored = score_splits(best, classifier, splits)
+    thresholds = choose_thresholds(scored, labels)
+    metrics = split_metrics(scored, thresholds, labels)
+    manifest["thresholds"] = thresholds
+    (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+    (work_dir / "metrics.json").write_text(json.dumps(metrics, indent=2))
+    write_card(out_dir, manifest, training, metrics)
+    log.info("thresholds %s", thresholds)
+    return metrics

@@ -1,0 +1,222 @@
+"""Text to per-label scores: fast tokenizer plus one ONNX Runtime session.
+
+A live message runs as a batch of one with no padding: its tensor is exactly as
+long as its token count (dynamic shape), truncated to ``max_tokens``. The
+session releases the GIL while it runs, so it may be called from a worker
+thread while an asyncio loop keeps consuming and producing.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from moderation.config import ClassifierSettings
+from moderation.cpu import usable_cores
+from moderation.errors import EmptyTextError, ModelLoadError
+
+log = logging.getLogger(__name__)
+
+MODEL_FILE = "model.onnx"
+MANIFEST_FILE = "model.json"
+TOKENIZER_FILE = "tokenizer.json"
+# WordPiece never spends fewer than one character on a token and gives up on
+# words over 100 characters, so a prefix this long always fills max_tokens
+# unless the text is mostly whitespace; it bounds tokenizing 1 MB to microseconds.
+CHARS_PER_TOKEN_BOUND = 64
+_SPECIAL_TOKENS = 2  # [CLS] ... [SEP]
+_WARMUP_LENGTHS = (4, 16, 48)
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A tokenized message: int64 token ids with [CLS]/[SEP], and whether text was cut."""
+
+    ids: np.ndarray
+    truncated: bool
+
+    @property
+    def tokens(self) -> int:
+        """Token count including the two special tokens."""
+        return int(self.ids.shape[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    """Per-label scores in [0, 1] for one message, with what produced them."""
+
+    scores: dict[str, float]
+    tokens: int
+    truncated: bool
+    model_id: str
+
+
+def sanitize(text: str) -> str:
+    """Replace lone UTF-16 surrogates (invalid in UTF-8) with U+FFFD; pairs are joined."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def load_manifest(model_dir: Path) -> dict[str, Any]:
+    """Read and check ``model.json`` beside the ONNX file."""
+    path = model_dir / MANIFEST_FILE
+    for required in (path, model_dir / MODEL_FILE, model_dir / TOKENIZER_FILE):
+        if not required.is_file():
+            raise ModelLoadError(f"model directory {model_dir} lacks {required.name}")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelLoadError(f"{path}: unreadable manifest: {exc}") from exc
+    for key in ("id", "labels", "thresholds"):
+        if key not in manifest:
+            raise ModelLoadError(f"{path}: manifest lacks {key!r}")
+    return manifest
+
+
+def session_threads(requested: int) -> int:
+    """Intra-op threads: as requested, but never more than the cores we may use."""
+    cores = usable_cores()
+    if requested > cores:
+        log.warning(
+            "asked for %d inference threads but this process may use %d cores; using %d "
+            "(more threads than cores only adds contention)",
+            requested,
+            cores,
+            cores,
+        )
+        return cores
+    return max(1, requested)
+
+
+def make_session(path: Path, threads: int, spinning: bool) -> Any:
+    """An ONNX Runtime CPU session tuned for batch-of-one latency."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.log_severity_level = 3
+    so.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
+    so.add_session_config_entry("session.inter_op.allow_spinning", "0")
+    try:
+        return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # ORT raises its own hierarchy; name the file
+        raise ModelLoadError(f"{path}: ONNX Runtime cannot load it: {exc}") from exc
+
+
+class Classifier:
+    """Loads the model once; ``classify`` turns one message into scores."""
+
+    def __init__(self, settings: ClassifierSettings) -> None:
+        from tokenizers import Tokenizer
+
+        model_dir = settings.model_dir
+        self.manifest = load_manifest(model_dir)
+        self.model_id: str = self.manifest["id"]
+        self.labels: tuple[str, ...] = tuple(self.manifest["labels"])
+        self.max_tokens = settings.max_tokens
+        self.threads = session_threads(settings.threads)
+        self._max_chars = self.max_tokens * CHARS_PER_TOKEN_BOUND
+        self._softmax = self.manifest.get("problem_type") == "single_label_classification"
+        try:
+            self._tokenizer = Tokenizer.from_file(str(model_dir / TOKENIZER_FILE))
+        except Exception as exc:
+            raise ModelLoadError(f"{model_dir}: tokenizer.json unreadable: {exc}") from exc
+        # No padding ever: a batch of one is as long as its message.
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(self.max_tokens)
+        self._session = make_session(model_dir / MODEL_FILE, self.threads, settings.spinning)
+        self._input_names = {i.name for i in self._session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= self._input_names:
+            raise ModelLoadError(f"{model_dir}: model inputs {self._input_names} are not BERT's")
+        self._output = self._session.get_outputs()[0].name
+        self._warm_up()
+        log.info(
+            "model %s loaded: %d labels, %d threads, max %d tokens, spinning %s",
+            self.model_id,
+            len(self.labels),
+            self.threads,
+            self.max_tokens,
+            settings.spinning,
+        )
+
+    def _warm_up(self) -> None:
+        """First runs allocate and pick kernels; pay for that at load, not on a message."""
+        for n in (*_WARMUP_LENGTHS, self.max_tokens):
+            ids = np.full((min(n, self.max_tokens),), 1000, dtype=np.int64)
+            self.scores(Encoded(ids, False))
+
+    def encode(self, text: str) -> Encoded:
+        """Tokenize once: ids for the model (and, later, for the cache key).
+
+        Raises EmptyTextError when nothing but whitespace, control or zero-width
+        characters is left after normalisation.
+        """
+        cut = len(text) > self._max_chars
+        if cut:
+            text = text[: self._max_chars]
+        enc = self._tokenizer.encode(sanitize(text))
+        ids = np.asarray(enc.ids, dtype=np.int64)
+        if ids.shape[0] <= _SPECIAL_TOKENS:
+            raise EmptyTextError(
+                "text is empty or holds only whitespace, control or zero-width characters"
+            )
+        return Encoded(ids, cut or bool(enc.overflowing))
+
+    def _activate(self, logits: np.ndarray) -> np.ndarray:
+        if self._softmax:
+            z = np.exp(logits - logits.max(axis=-1, keepdims=True))
+            return z / z.sum(axis=-1, keepdims=True)
+        return 1.0 / (1.0 + np.exp(-logits))
+
+    def scores(self, encoded: Encoded) -> np.ndarray:
+        """Scores for one message: a (1, tokens) tensor, no padding, no mask work."""
+        ids = encoded.ids[None, :]
+        logits = self._session.run(
+            [self._output], {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+        )[0]
+        return self._activate(logits[0])
+
+    def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
+        """Scores for messages of equal token count, stacked without any padding."""
+        ids = np.stack([e.ids for e in batch])
+        logits = self._session.run(
+            [self._output], {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+        )[0]
+        return self._activate(logits)
+
+    def scores_padded(self, batch: Sequence[Encoded]) -> np.ndarray:
+        """Scores for messages of any lengths, padded to the longest (throughput mode)."""
+        width = max(e.tokens for e in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, e in enumerate(batch):
+            ids[row, : e.tokens] = e.ids
+            mask[row, : e.tokens] = 1
+        logits = self._session.run([self._output], {"input_ids": ids, "attention_mask": mask})[0]
+        return self._activate(logits)
+
+    def label_scores(self, row: np.ndarray) -> dict[str, float]:
+        """A score row as a label-to-float mapping."""
+        return {label: float(v) for label, v in zip(self.labels, row, strict=True)}
+
+    def classify(self, text: str) -> Classification:
+        """Tokenize and score one message."""
+        encoded = self.encode(text)
+        return Classification(
+            self.label_scores(self.scores(encoded)),
+            encoded.tokens,
+            encoded.truncated,
+            self.model_id,
+        )

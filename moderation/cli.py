@@ -1,0 +1,154 @@
+"""The ``moderation`` command: classify, build or export a model, benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+
+from moderation.errors import InvalidTextError, ModerationError
+
+log = logging.getLogger("moderation")
+
+EXIT_OK = 0
+EXIT_SOME_REJECTED = 1
+EXIT_USAGE = 2
+
+
+def _texts(args: list[str]) -> Iterator[str]:
+    """Texts from arguments, else one per line of standard input (bytes kept as escapes)."""
+    if args:
+        yield from args
+        return
+    for raw in sys.stdin.buffer:
+        yield raw.rstrip(b"\r\n").decode("utf-8", "surrogateescape")
+
+
+def cmd_classify(ns: argparse.Namespace) -> int:
+    """Print one JSON object per text: hash, decision, scores, tokens."""
+    from moderation.classifier import Classifier
+    from moderation.config import Source, classifier_settings
+    from moderation.policy import Policy
+    from moderation.privacy import text_sha256
+
+    settings = classifier_settings(Source())
+    classifier = Classifier(settings)
+    policy = Policy.for_model(
+        classifier.labels, classifier.manifest["thresholds"], settings.thresholds
+    )
+    out = sys.stdout.buffer
+    status = EXIT_OK
+    for text in _texts(ns.texts):
+        row: dict[str, object] = {"text_sha256": text_sha256(text)}
+        try:
+            result = classifier.classify(text)
+        except InvalidTextError as exc:
+            row |= {"error": exc.code, "detail": str(exc)}
+            status = EXIT_SOME_REJECTED
+        else:
+            row |= {
+                "decision": policy.decide(result.scores),
+                "scores": result.scores,
+                "tokens": result.tokens,
+                "truncated": result.truncated,
+                "model": result.model_id,
+            }
+            if ns.show_text:
+                row["text"] = text
+        out.write(orjson.dumps(row) + b"\n")
+        out.flush()
+    return status
+
+
+def cmd_export(ns: argparse.Namespace) -> int:
+    """Export, optimize and quantize a user's DistilBERT checkpoint directory."""
+    from moderation.build.export import build
+
+    manifest = build(
+        ns.checkpoint, ns.out, name=ns.name or ns.checkpoint.name, max_tokens=ns.max_tokens
+    )
+    sys.stdout.write(orjson.dumps(manifest, option=orjson.OPT_INDENT_2).decode() + "\n")
+    return EXIT_OK
+
+
+def cmd_build_model(ns: argparse.Namespace) -> int:
+    """Convert MiniLM, fine-tune, export, quantize, evaluate and write the model card."""
+    from moderation.build.pipeline import build_model
+
+    build_model(ns.data, ns.out, work_dir=ns.work, epochs=ns.epochs, skip_training=ns.skip_training)
+    return EXIT_OK
+
+
+def cmd_bench(ns: argparse.Namespace) -> int:
+    """Run a benchmark suite."""
+    if ns.suite == "model":
+        from moderation.bench.model import main as bench_model
+
+        return bench_model(ns.rest)
+    raise ModerationError(f"unknown benchmark {ns.suite!r}")
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command-line grammar."""
+    p = argparse.ArgumentParser(prog="moderation", description=__doc__)
+    p.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("classify", help="classify texts given as arguments or on stdin")
+    c.add_argument("texts", nargs="*", help="texts; none means one per line of stdin")
+    c.add_argument(
+        "--show-text",
+        action="store_true",
+        help="echo the text in the output (off by default: chat text is user data)",
+    )
+    c.set_defaults(func=cmd_classify)
+
+    e = sub.add_parser("export", help="export+optimize+int8-quantize a DistilBERT checkpoint dir")
+    e.add_argument("checkpoint", type=Path)
+    e.add_argument("--out", type=Path, required=True)
+    e.add_argument("--name", default=None)
+    e.add_argument("--max-tokens", type=int, default=128)
+    e.set_defaults(func=cmd_export)
+
+    b = sub.add_parser("build-model", help="rebuild the shipped model from packages and data")
+    b.add_argument("--data", type=Path, required=True, help="folder with tweeteval/ and davidson/")
+    b.add_argument("--out", type=Path, default=Path("models/moderation-minilm-int8"))
+    b.add_argument("--work", type=Path, default=Path("build"))
+    b.add_argument("--epochs", type=int, default=2)
+    b.add_argument(
+        "--skip-training",
+        action="store_true",
+        help="reuse the checkpoint already in WORK/train/best",
+    )
+    b.set_defaults(func=cmd_build_model)
+
+    bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
+    bench.add_argument("suite", choices=["model"])
+    bench.add_argument("rest", nargs=argparse.REMAINDER)
+    bench.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script."""
+    ns = parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if ns.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        return int(ns.func(ns))
+    except ModerationError as exc:
+        log.error("%s", exc)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

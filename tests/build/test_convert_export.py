@@ -1,0 +1,85 @@
+"""Model building: MiniLM -> DistilBERT conversion, and export of a user's checkpoint."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="needs the `train` extra (torch)")
+transformers = pytest.importorskip("transformers")
+
+from moderation.build.convert import distilbert_from_minilm, minilm_dir  # noqa: E402
+from moderation.classifier import Classifier  # noqa: E402
+from moderation.config import ClassifierSettings  # noqa: E402
+
+pytestmark = pytest.mark.train
+
+
+def test_converted_encoder_reproduces_minilm_hidden_states() -> None:
+    from transformers import AutoTokenizer, BertModel
+
+    src = minilm_dir()
+    bert = BertModel.from_pretrained(str(src), add_pooling_layer=False).eval()
+    ours = distilbert_from_minilm(["toxic"]).eval()
+    tok = AutoTokenizer.from_pretrained(str(src))
+    enc = tok(["hello there, how are you?", "a much longer message " * 8, "ok"],
+              padding=True, return_tensors="pt")
+    with torch.inference_mode():
+        want = bert(**enc).last_hidden_state
+        got = ours.distilbert(input_ids=enc["input_ids"],
+                              attention_mask=enc["attention_mask"]).last_hidden_state
+    mask = enc["attention_mask"].bool()
+    assert float((want - got)[mask].abs().max()) < 1e-5
+
+
+@pytest.fixture(scope="module")
+def user_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small randomly initialised DistilBERT, saved like a user's fine-tuned one."""
+    from transformers import AutoTokenizer, DistilBertConfig, DistilBertForSequenceClassification
+
+    path = tmp_path_factory.mktemp("user-ckpt")
+    torch.manual_seed(3)
+    cfg = DistilBertConfig(dim=64, n_layers=2, n_heads=4, hidden_dim=128, num_labels=2,
+                           id2label={0: "ok", 1: "toxic"}, label2id={"ok": 0, "toxic": 1})
+    DistilBertForSequenceClassification(cfg).save_pretrained(path)
+    AutoTokenizer.from_pretrained(str(minilm_dir())).save_pretrained(path)
+    return path
+
+
+def test_export_command_builds_a_fused_int8_model(user_checkpoint: Path, tmp_path: Path) -> None:
+    out = tmp_path / "model"
+    proc = subprocess.run(
+        [sys.executable, "-m", "moderation.cli", "export", str(user_checkpoint), "--out",
+         str(out), "--name", "user"], capture_output=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    import onnx
+
+    ops = {n.op_type for n in onnx.load(str(out / "model.onnx")).graph.node}
+    assert {"QAttention", "SkipLayerNormalization", "BiasGelu", "MatMulInteger"} <= ops
+
+    clf = Classifier(ClassifierSettings(model_dir=out, threads=1))
+    assert clf.labels == ("ok", "toxic")
+    from transformers import DistilBertForSequenceClassification
+
+    ref = DistilBertForSequenceClassification.from_pretrained(str(user_checkpoint)).eval()
+    texts = ["hello there friend", "this is a somewhat longer chat message to score", "no"]
+    for text in texts:
+        enc = clf.encode(text)
+        with torch.inference_mode():
+            logits = ref(input_ids=torch.from_numpy(enc.ids[None])).logits[0].numpy()
+        want = np.exp(logits) / np.exp(logits).sum()  # single-label: softmax
+        np.testing.assert_allclose(clf.scores(enc), want, atol=0.02)
+
+
+def test_export_rejects_a_directory_that_is_no_checkpoint(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "moderation.cli", "export", str(tmp_path), "--out",
+         str(tmp_path / "o")], capture_output=True, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert b"no config.json; not a transformers checkpoint" in proc.stderr

@@ -1,0 +1,152 @@
+"""The shipped model through the classifier: shapes, bad input, batching equivalence."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from moderation.classifier import Classifier, Encoded, load_manifest
+from moderation.config import ClassifierSettings, default_model_dir
+from moderation.errors import EmptyTextError, ModelLoadError
+from moderation.policy import Policy
+
+
+def test_scores_cover_every_label_and_lie_in_unit_interval(classifier: Classifier) -> None:
+    result = classifier.classify("hey, are we still on for lunch tomorrow?")
+    assert set(result.scores) == set(classifier.labels)
+    assert "toxic" in result.scores
+    assert all(0.0 <= v <= 1.0 for v in result.scores.values())
+    assert result.model_id == load_manifest(default_model_dir())["id"]
+    assert result.tokens == 12 and not result.truncated
+
+
+def test_the_model_tells_abuse_from_chat(classifier: Classifier) -> None:
+    policy = Policy(classifier.manifest["thresholds"])
+    benign = [
+        "see you at practice tomorrow!",
+        "thanks, that recipe was great",
+        "what time does the movie start?",
+    ]
+    abusive = [
+        "you are a worthless piece of shit",
+        "shut up you stupid idiot",
+        "go kill yourself, nobody likes you",
+    ]
+    assert [policy.decide(classifier.classify(t).scores) for t in benign] == ["allow"] * 3
+    assert [policy.decide(classifier.classify(t).scores) for t in abusive] == ["nudge"] * 3
+
+
+def test_no_padding_the_tensor_is_as_long_as_the_message(classifier: Classifier) -> None:
+    assert classifier.encode("hi").tokens == 3
+    assert classifier.encode("hi " * 10).tokens == 12
+
+
+@pytest.mark.parametrize("text", ["", "   \t\n ", "\u200b\u200b\u200d", "\x00\x01\x02"])
+def test_empty_or_invisible_text_is_a_specific_error(classifier: Classifier, text: str) -> None:
+    with pytest.raises(EmptyTextError, match="empty or holds only whitespace"):
+        classifier.classify(text)
+
+
+def test_text_over_the_token_limit_is_truncated(classifier: Classifier) -> None:
+    result = classifier.classify("you are so kind and helpful " * 100)
+    assert result.tokens == classifier.max_tokens
+    assert result.truncated
+
+
+def test_one_megabyte_is_answered_and_bounded(classifier: Classifier) -> None:
+    result = classifier.classify("a" * 20 + " hello" * 200_000)
+    assert result.tokens == classifier.max_tokens and result.truncated
+    one_word = classifier.classify("x" * 1_000_000)  # a single 1 MB "word": [UNK]
+    assert one_word.truncated and one_word.tokens == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lone \ud800 surrogate",
+        "\udcff\udcfe from undecodable bytes",
+        "pair \U0001f600 and emoji only: 😀🤬",
+        "😀😀😀",
+        "e\u0301\u0301\u0301 zalgo t\u0336\u0334e\u0335xt",
+        "i d\u200bi\u200bo\u200bt",
+        "ＦＵＬＬＷＩＤＴＨ letters",
+        "\ufeffbom and \u202eright-to-left override",
+    ],
+)
+def test_unusual_unicode_gets_a_result(classifier: Classifier, text: str) -> None:
+    result = classifier.classify(text)
+    assert result.tokens >= 3
+    assert all(np.isfinite(v) for v in result.scores.values())
+
+
+def test_zero_width_evasion_reads_like_the_plain_word(classifier: Classifier) -> None:
+    plain = classifier.encode("you idiot").ids
+    assert np.array_equal(classifier.encode("you i\u200bd\u200bi\u200bo\u200bt").ids, plain)
+
+
+def test_fullwidth_letters_fold_to_ascii(classifier: Classifier) -> None:
+    assert classifier.manifest.get("tokenizer_nfkc") is True
+    assert np.array_equal(classifier.encode("ｉｄｉｏｔ").ids, classifier.encode("idiot").ids)
+
+
+def test_batches_give_the_batch_of_one_scores(classifier: Classifier) -> None:
+    texts = [
+        "good morning everyone",
+        "you absolute clown",
+        "lol",
+        "see you there ok",
+        "what are you doing this weekend, want to hang out?",
+    ]
+    encoded = [classifier.encode(t) for t in texts]
+    singles = np.stack([classifier.scores(e) for e in encoded])
+    np.testing.assert_allclose(classifier.scores_padded(encoded), singles, atol=1e-4)
+    same = [classifier.encode("good morning everyone"), classifier.encode("see you there ok")]
+    assert same[0].tokens == same[1].tokens
+    np.testing.assert_allclose(classifier.scores_same_length(same), singles[[0, 3]], atol=1e-4)
+
+
+def test_threads_are_clamped_to_usable_cores(caplog: pytest.LogCaptureFixture) -> None:
+    import os
+
+    cores = len(os.sched_getaffinity(0))
+    with caplog.at_level(logging.WARNING):
+        c = Classifier(ClassifierSettings(threads=cores + 2))
+    assert c.threads == cores
+    assert f"using {cores}" in caplog.text
+
+
+def test_safe_from_worker_threads_beside_an_event_loop(classifier: Classifier) -> None:
+    texts = [f"message number {i} about the game tonight" for i in range(40)]
+    expected = [classifier.classify(t).scores for t in texts]
+
+    async def run() -> list[dict[str, float]]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0)
+
+        t = asyncio.create_task(ticker())
+        results = await asyncio.gather(*(asyncio.to_thread(classifier.classify, x) for x in texts))
+        t.cancel()
+        assert ticks > 0  # the loop kept running while the model did
+        return [r.scores for r in results]
+
+    got = asyncio.run(run())
+    for g, e in zip(got, expected, strict=True):
+        assert g == pytest.approx(e, abs=1e-5)
+
+
+def test_missing_model_files_are_named(tmp_path: Path) -> None:
+    with pytest.raises(ModelLoadError, match=r"lacks model\.json"):
+        Classifier(ClassifierSettings(model_dir=tmp_path))
+
+
+def test_encoded_tokens_property() -> None:
+    assert Encoded(np.array([101, 7, 102]), False).tokens == 3

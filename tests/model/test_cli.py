@@ -1,0 +1,57 @@
+"""`moderation classify` as a user runs it: a subprocess, JSON lines out."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+
+import orjson
+
+
+def run(
+    args: list[str], stdin: bytes | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "moderation.cli", "classify", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_arguments_give_one_json_object_each() -> None:
+    proc = run(["see you tomorrow!", "you stupid worthless idiot"])
+    assert proc.returncode == 0, proc.stderr.decode()
+    rows = [orjson.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["decision"] for r in rows] == ["allow", "nudge"]
+    assert rows[0]["text_sha256"] == hashlib.sha256(b"see you tomorrow!").hexdigest()
+    for r in rows:
+        assert {"text_sha256", "decision", "scores", "tokens", "model"} <= set(r)
+        assert "text" not in r  # chat text is not echoed by default
+        assert "toxic" in r["scores"]
+
+
+def test_stdin_lines_with_bad_ones_keep_going() -> None:
+    stdin = b"hello there\n\n   \nbad \xff byte\nok bye\n"
+    proc = run([], stdin)
+    rows = [orjson.loads(line) for line in proc.stdout.splitlines()]
+    assert len(rows) == 5
+    assert [r.get("error") for r in rows] == [None, "empty_text", "empty_text", None, None]
+    assert rows[3]["text_sha256"] == hashlib.sha256(b"bad \xff byte").hexdigest()
+    assert proc.returncode == 1  # some lines rejected, the rest answered
+
+
+def test_threshold_override_changes_the_decision() -> None:
+    proc = run(["see you tomorrow!"], env={"MODERATION_THRESHOLDS": "toxic=0.0"})
+    assert orjson.loads(proc.stdout)["decision"] == "nudge"
+
+
+def test_bad_setting_is_one_clear_line_and_exit_2() -> None:
+    proc = run(["hi"], env={"MODERATION_THRESHOLDS": "spam=0.5"})
+    assert proc.returncode == 2
+    assert b"names labels the model lacks: ['spam']" in proc.stderr
+    assert proc.stdout == b""
