@@ -83,6 +83,25 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_worker(ns: argparse.Namespace) -> int:
+    """Run the worker until SIGTERM."""
+    import asyncio
+
+    from moderation.app import serve
+
+    asyncio.run(serve(embedded=ns.embedded))
+    return EXIT_OK
+
+
+def cmd_demo(ns: argparse.Namespace) -> int:
+    """Embedded broker + worker, sample messages in, verdicts and latency out."""
+    import asyncio
+
+    from moderation.demo import demo
+
+    return asyncio.run(demo(rounds=ns.rounds))
+
+
 def cmd_bench(ns: argparse.Namespace) -> int:
     """Run a benchmark suite."""
     if ns.suite == "model":
@@ -125,6 +144,18 @@ def parser() -> argparse.ArgumentParser:
         help="reuse the checkpoint already in WORK/train/best",
     )
     b.set_defaults(func=cmd_build_model)
+
+    w = sub.add_parser("worker", help="run the moderation worker (Kafka in, verdicts out)")
+    w.add_argument(
+        "--embedded",
+        action="store_true",
+        help="start the embedded broker even if MODERATION_KAFKA_BOOTSTRAP is set",
+    )
+    w.set_defaults(func=cmd_worker)
+
+    d = sub.add_parser("demo", help="start the embedded stack, send sample messages, show verdicts")
+    d.add_argument("--rounds", type=int, default=3, help="times the sample set is sent")
+    d.set_defaults(func=cmd_demo)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
     bench.add_argument("suite", choices=["model"])

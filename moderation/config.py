@@ -130,6 +130,173 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         model_dir=Path(model_dir) if model_dir else default_model_dir(),
         threads=src.integer("THREADS", DEFAULT_THREADS, 1, 256),
         max_tokens=src.integer("MAX_TOKENS", DEFAULT_MAX_TOKENS, 8, 512),
-        spinning=src.boolean("SPINNING", ClassifierSettings.spinning),
+        spinning=src.boolean("SPINNING", ClassifierSettings().spinning),
         thresholds=src.thresholds("THRESHOLDS"),
     )
+
+
+# --- the worker -------------------------------------------------------------------
+
+# The send-message API waits for the verdict; 50 ms is Stream's p99 anchor.
+DEFAULT_BUDGET_MS = 50
+# tansu does not wake a waiting fetch early, so this bounds its tail latency; never 0.
+DEFAULT_FETCH_MAX_WAIT_MS = 5
+# Commits are periodic, never one per message; 200 ms bounds redelivery after a crash.
+DEFAULT_COMMIT_INTERVAL_MS = 200
+# Kubernetes sends SIGKILL 30 s after SIGTERM by default; drain well inside that.
+DEFAULT_SHUTDOWN_GRACE_S = 10.0
+# Enough in flight to keep the model busy through a fetch round trip, small enough
+# that a backlog waits in Kafka (where it is safe) rather than in our memory.
+DEFAULT_MAX_IN_FLIGHT = 256
+DEFAULT_MAX_TEXT_BYTES = 16 * 1024
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+
+
+@dataclass(frozen=True, slots=True)
+class KafkaSettings:
+    """Where the broker is and how to authenticate; passed through to aiokafka."""
+
+    bootstrap: str | None = None  # None: start the embedded broker
+    security_protocol: str = "PLAINTEXT"
+    sasl_mechanism: str | None = None
+    sasl_username: str | None = None
+    sasl_password: str | None = field(default=None, repr=False)
+    ssl_cafile: str | None = None
+    ssl_certfile: str | None = None
+    ssl_keyfile: str | None = None
+
+    def client_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments common to aiokafka consumers, producers and admin clients."""
+        kw: dict[str, Any] = {"security_protocol": self.security_protocol}
+        if self.security_protocol.startswith("SASL"):
+            kw.update(
+                sasl_mechanism=self.sasl_mechanism,
+                sasl_plain_username=self.sasl_username,
+                sasl_plain_password=self.sasl_password,
+            )
+        if self.security_protocol.endswith("SSL"):
+            from aiokafka.helpers import create_ssl_context
+
+            kw["ssl_context"] = create_ssl_context(
+                cafile=self.ssl_cafile, certfile=self.ssl_certfile, keyfile=self.ssl_keyfile
+            )
+        return kw
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSettings:
+    """Everything the worker needs besides the classifier."""
+
+    kafka: KafkaSettings = field(default_factory=KafkaSettings)
+    input_topic: str = "chat.messages"
+    verdict_topic: str = "chat.verdicts"
+    dlq_topic: str = "chat.messages.dlq"
+    group_id: str = "moderation"
+    budget_ms: int = DEFAULT_BUDGET_MS
+    fallback_decision: str = "allow"
+    max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES
+    max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
+    fetch_max_wait_ms: int = DEFAULT_FETCH_MAX_WAIT_MS
+    commit_interval_ms: int = DEFAULT_COMMIT_INTERVAL_MS
+    shutdown_grace_s: float = DEFAULT_SHUTDOWN_GRACE_S
+    session_timeout_ms: int = 10_000
+    # Run queued messages of equal token length as one batch (no padding needed).
+    same_length_batching: bool = True
+    embedded_partitions: int = 4
+
+
+def _choice(src: Source, name: str, default: str, allowed: tuple[str, ...]) -> str:
+    raw = src.get(name)
+    if raw is None:
+        return default
+    value = str(raw).strip()
+    if value.upper() in (a.upper() for a in allowed):
+        return next(a for a in allowed if a.upper() == value.upper())
+    raise ConfigError(f"{PREFIX}{name}={value!r}: expected one of {', '.join(allowed)}")
+
+
+def _topic(src: Source, name: str, default: str) -> str:
+    raw = src.get(name)
+    value = default if raw is None else str(raw).strip()
+    if not value or len(value) > 249 or not all(c.isalnum() or c in "._-" for c in value):
+        raise ConfigError(
+            f"{PREFIX}{name}={value!r}: not a valid Kafka topic name "
+            "(letters, digits, '.', '_', '-', at most 249)"
+        )
+    return value
+
+
+def _bootstrap(src: Source) -> str | None:
+    raw = src.get("KAFKA_BOOTSTRAP")
+    if raw is None:
+        return None
+    hosts = [h.strip() for h in str(raw).split(",") if h.strip()]
+    for h in hosts:
+        host, sep, port = h.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ConfigError(f"{PREFIX}KAFKA_BOOTSTRAP: {h!r} is not host:port")
+    if not hosts:
+        raise ConfigError(f"{PREFIX}KAFKA_BOOTSTRAP is empty")
+    return ",".join(hosts)
+
+
+def kafka_settings(src: Source) -> KafkaSettings:
+    """Broker address and security settings, checked for consistency."""
+    protocol = _choice(src, "KAFKA_SECURITY_PROTOCOL", "PLAINTEXT", SECURITY_PROTOCOLS)
+    s = KafkaSettings(
+        bootstrap=_bootstrap(src),
+        security_protocol=protocol,
+        sasl_mechanism=(
+            _choice(src, "KAFKA_SASL_MECHANISM", "PLAIN", SASL_MECHANISMS)
+            if protocol.startswith("SASL")
+            else None
+        ),
+        sasl_username=src.get("KAFKA_SASL_USERNAME"),
+        sasl_password=src.get("KAFKA_SASL_PASSWORD"),
+        ssl_cafile=src.get("KAFKA_SSL_CAFILE"),
+        ssl_certfile=src.get("KAFKA_SSL_CERTFILE"),
+        ssl_keyfile=src.get("KAFKA_SSL_KEYFILE"),
+    )
+    if protocol.startswith("SASL") and not (s.sasl_username and s.sasl_password):
+        raise ConfigError(
+            f"{PREFIX}KAFKA_SECURITY_PROTOCOL={protocol} needs "
+            f"{PREFIX}KAFKA_SASL_USERNAME and {PREFIX}KAFKA_SASL_PASSWORD"
+        )
+    for name in ("KAFKA_SSL_CAFILE", "KAFKA_SSL_CERTFILE", "KAFKA_SSL_KEYFILE"):
+        path = src.get(name)
+        if path and not Path(path).is_file():
+            raise ConfigError(f"{PREFIX}{name}={path}: no such file")
+    if (s.ssl_certfile is None) != (s.ssl_keyfile is None):
+        raise ConfigError(f"{PREFIX}KAFKA_SSL_CERTFILE and {PREFIX}KAFKA_SSL_KEYFILE go together")
+    return s
+
+
+def worker_settings(source: Source | None = None) -> WorkerSettings:
+    """Worker settings from the environment and the config file, validated."""
+    src = source or Source()
+    d = WorkerSettings()
+    s = WorkerSettings(
+        kafka=kafka_settings(src),
+        input_topic=_topic(src, "INPUT_TOPIC", d.input_topic),
+        verdict_topic=_topic(src, "VERDICT_TOPIC", d.verdict_topic),
+        dlq_topic=_topic(src, "DLQ_TOPIC", d.dlq_topic),
+        group_id=str(src.get("GROUP_ID") or d.group_id),
+        budget_ms=src.integer("BUDGET_MS", DEFAULT_BUDGET_MS, 1, 60_000),
+        fallback_decision=_choice(src, "FALLBACK_DECISION", "allow", ("allow", "nudge")),
+        max_text_bytes=src.integer("MAX_TEXT_BYTES", DEFAULT_MAX_TEXT_BYTES, 1, 1 << 20),
+        max_in_flight=src.integer("MAX_IN_FLIGHT", DEFAULT_MAX_IN_FLIGHT, 1, 100_000),
+        fetch_max_wait_ms=src.integer("FETCH_MAX_WAIT_MS", DEFAULT_FETCH_MAX_WAIT_MS, 1, 10_000),
+        commit_interval_ms=src.integer(
+            "COMMIT_INTERVAL_MS", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000
+        ),
+        shutdown_grace_s=float(
+            src.integer("SHUTDOWN_GRACE_S", int(DEFAULT_SHUTDOWN_GRACE_S), 1, 600)
+        ),
+        session_timeout_ms=src.integer("SESSION_TIMEOUT_MS", 10_000, 1_000, 300_000),
+        same_length_batching=src.boolean("SAME_LENGTH_BATCHING", True),
+        embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
+    )
+    if len({s.input_topic, s.verdict_topic, s.dlq_topic}) < 3:
+        raise ConfigError("MODERATION_INPUT_TOPIC, _VERDICT_TOPIC and _DLQ_TOPIC must differ")
+    return s

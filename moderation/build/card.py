@@ -92,13 +92,20 @@ def write_card(
             f"| {q['macro_f1']:.4f} | {q['f1']:.4f} | {q['precision']:.3f} / {q['recall']:.3f} "
             f"| {f['roc_auc']:.4f} | {q['roc_auc']:.4f} |"
         )
-    lines += ["", "## Benign chat", "", "| split | n | nudge rate fp32 | nudge rate int8 |",
-              "|---|---|---|---|"]
+    lines += [
+        "",
+        "## Benign chat",
+        "",
+        "| split | n | nudge rate fp32 | nudge rate int8 |",
+        "|---|---|---|---|",
+    ]
     for name in ("chitchat", "chitchat-test"):
         if name in metrics:
             m = metrics[name]
-            lines.append(f"| {name} | {m['n']:,} | {_pct(m['fp32']['nudge_rate'])} | "
-                         f"{_pct(m['int8']['nudge_rate'])} |")
+            lines.append(
+                f"| {name} | {m['n']:,} | {_pct(m['fp32']['nudge_rate'])} | "
+                f"{_pct(m['int8']['nudge_rate'])} |"
+            )
     lines += [
         "",
         "`chitchat` (val) helped choose thresholds; `chitchat-test` did not.",
@@ -111,7 +118,8 @@ def write_card(
         "- Emoji are unknown tokens to this vocabulary; they carry no signal.",
         "- English only.",
         "",
-        "Latency: see `docs/benchmarks.md`. Rebuild: `moderation build-model --data ../shared/data`.",
+        "Latency: see `docs/benchmarks.md`.",
+        "Rebuild: `moderation build-model --data ../shared/data`.",
         "",
     ]
     path = out_dir / CARD_FILE

@@ -91,7 +91,9 @@ def distilbert_from_minilm(
     if bc.position_embedding_type != "absolute":
         raise ConversionError("only absolute position embeddings map onto DistilBERT")
     if bc.layer_norm_eps != DISTILBERT_LAYER_NORM_EPS:
-        raise ConversionError(f"DistilBERT fixes LayerNorm eps at 1e-12, source has {bc.layer_norm_eps}")
+        raise ConversionError(
+            f"DistilBERT fixes LayerNorm eps at 1e-12, source has {bc.layer_norm_eps}"
+        )
     if bc.hidden_act not in ("gelu", "relu"):
         raise ConversionError(f"activation {bc.hidden_act!r} has no DistilBERT equivalent")
     config = DistilBertConfig(

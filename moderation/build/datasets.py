@@ -73,7 +73,7 @@ _URL = re.compile(r"https?://\S+")
 def clean_tweet(text: str) -> str:
     """Davidson tweets into TweetEval's form: entities decoded, RT prefix gone, @user."""
     text = html.unescape(html.unescape(text))
-    text = _RT.sub("", text.strip().lstrip("!\" ").strip())
+    text = _RT.sub("", text.strip().lstrip('!" ').strip())
     text = _MENTION.sub("@user", text)
     text = _URL.sub("URL", text)
     return " ".join(text.split())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,10 +41,8 @@ def int8_scores(classifier: Any, texts: list[str]) -> np.ndarray:
     """Scores from the shipped path: batch of one, no padding (empty texts score 0)."""
     out = np.zeros((len(texts), len(classifier.labels)), dtype=np.float32)
     for i, text in enumerate(texts):
-        try:
+        with contextlib.suppress(EmptyTextError):
             out[i] = classifier.scores(classifier.encode(text))
-        except EmptyTextError:
-            pass
     return out
 
 
@@ -73,8 +72,9 @@ def score_splits(
     for name, examples in splits.items():
         texts = [e.text for e in examples]
         log.info("scoring %s (%d texts)", name, len(texts))
-        out[name] = SplitScores(examples, fp32_scores(checkpoint, classifier, texts),
-                                int8_scores(classifier, texts))
+        out[name] = SplitScores(
+            examples, fp32_scores(checkpoint, classifier, texts), int8_scores(classifier, texts)
+        )
     return out
 
 
@@ -104,8 +104,11 @@ def choose_thresholds(scored: dict[str, SplitScores], labels: list[str]) -> dict
         y = np.array([e.targets[j] for e in split.examples])
         known = y >= 0
         out[label] = choose_threshold(
-            y[known], split.int8[known, j], benign[:, j],
-            MAX_BENIGN_RATE_PER_LABEL[label], macro=label == "toxic",
+            y[known],
+            split.int8[known, j],
+            benign[:, j],
+            MAX_BENIGN_RATE_PER_LABEL[label],
+            macro=label == "toxic",
         )
     return out
 
@@ -128,14 +131,19 @@ def split_metrics(
         s = scored[name]
         y = np.array([e.targets[j] for e in s.examples])
         known = y >= 0
-        row: dict[str, Any] = {"label": label, "n": int(known.sum()),
-                               "positives": int((y[known] == 1).sum())}
+        row: dict[str, Any] = {
+            "label": label,
+            "n": int(known.sum()),
+            "positives": int((y[known] == 1).sum()),
+        }
         for precision, sc in (("fp32", s.fp32), ("int8", s.int8)):
             pred = sc[known, j] >= thresholds[label]
             p, r, f = precision_recall_f1(y[known], pred)
             row[precision] = {
                 "macro_f1": macro_f1(y[known], pred),
-                "precision": p, "recall": r, "f1": f,
+                "precision": p,
+                "recall": r,
+                "f1": f,
                 "roc_auc": roc_auc(y[known], sc[known, j]),
             }
         out[name] = row

@@ -33,8 +33,7 @@ def build_model(
     if not skip_training:
         best = train(data_dir, train_dir, settings)
     training = json.loads((train_dir / "training.json").read_text())
-    manifest = build(best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx",
-                     nfkc=True)
+    manifest = build(best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx", nfkc=True)
     labels = manifest["labels"]
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
     splits = datasets.validation_sets(data_dir, settings.chitchat_val, settings.seed)

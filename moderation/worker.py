@@ -1,0 +1,392 @@
+"""The consume -> classify -> reply -> commit loop.
+
+Records flow one way: record -> ChatMessage -> tokens -> engine -> policy ->
+Verdict -> produce (acks=all) -> offset done -> periodic commit. An offset is
+committed only when its verdict (and its dead letter, if any) is acknowledged,
+so a crash redelivers and never skips: at-least-once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener
+from aiokafka.errors import KafkaError
+from aiokafka.structs import OffsetAndMetadata, TopicPartition
+
+from moderation.classifier import Classifier
+from moderation.config import WorkerSettings
+from moderation.engine import OVER_BUDGET, InferenceEngine
+from moderation.errors import InvalidTextError
+from moderation.offsets import OffsetTracker
+from moderation.policy import Decision, Policy
+from moderation.schema import InvalidRecord, Reason, Verdict, decode_message
+
+log = logging.getLogger(__name__)
+
+CORRELATION_HEADER = "correlation-id"
+ERROR_HEADER = "moderation-error"
+# Each failed produce is retried after this long, doubling up to the cap, until
+# it succeeds or the worker stops; the offset stays uncommitted meanwhile.
+_RETRY_FIRST_S = 0.05
+_RETRY_MAX_S = 2.0
+# getmany returns at least this often so a stop request is seen promptly.
+_POLL_TIMEOUT_MS = 100
+
+Headers = Sequence[tuple[str, bytes]]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one record produces: a verdict (when it can be addressed) and/or a dead letter."""
+
+    verdict: Verdict | None
+    dead_letter: InvalidRecord | None = None
+
+
+def _header(headers: Headers | None, name: str) -> bytes | None:
+    for key, value in headers or ():
+        if key.lower() == name:
+            return value
+    return None
+
+
+def dead_letter_headers(record: Any, problem: InvalidRecord) -> list[tuple[str, bytes]]:
+    """The original headers plus what was wrong and where the record came from."""
+    return [
+        *list(record.headers or ()),
+        (ERROR_HEADER, problem.kind.encode()),
+        ("moderation-error-detail", problem.detail[:1000].encode("utf-8", "replace")),
+        ("moderation-source-topic", record.topic.encode()),
+        ("moderation-source-partition", str(record.partition).encode()),
+        ("moderation-source-offset", str(record.offset).encode()),
+    ]
+
+
+class Worker:
+    """One process: consumers and producers on the event loop, the model on its thread."""
+
+    def __init__(self, settings: WorkerSettings, classifier: Classifier, policy: Policy) -> None:
+        self.settings = settings
+        self.classifier = classifier
+        self.policy = policy
+        self.fallback: Decision = "nudge" if settings.fallback_decision == "nudge" else "allow"
+        self.engine = InferenceEngine(
+            classifier, same_length_batching=settings.same_length_batching
+        )
+        self.tracker: OffsetTracker[TopicPartition] = OffsetTracker()
+        self._stopping = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._slots = asyncio.Semaphore(settings.max_in_flight)
+        self._consumer: AIOKafkaConsumer | None = None
+        self._producer: AIOKafkaProducer | None = None
+        self.assigned: set[TopicPartition] = set()
+        self.verdicts_sent = 0
+        self.dead_letters_sent = 0
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        """Stop fetching; ``run`` then drains, flushes, commits and returns."""
+        self._stopping.set()
+
+    @property
+    def ready(self) -> bool:
+        """Model loaded and partitions assigned."""
+        return bool(self.assigned) and not self._stopping.is_set()
+
+    async def run(self) -> None:
+        """Run until ``request_stop``; then drain within the grace period."""
+        s = self.settings
+        kafka = s.kafka.client_kwargs()
+        self._producer = AIOKafkaProducer(
+            bootstrap_servers=s.kafka.bootstrap,
+            acks="all",
+            linger_ms=0,
+            enable_idempotence=False,
+            request_timeout_ms=5000,
+            **kafka,
+        )
+        self._consumer = AIOKafkaConsumer(
+            bootstrap_servers=s.kafka.bootstrap,
+            group_id=s.group_id,
+            enable_auto_commit=False,
+            auto_offset_reset="earliest",
+            fetch_max_wait_ms=s.fetch_max_wait_ms,
+            max_poll_records=s.max_in_flight,
+            session_timeout_ms=s.session_timeout_ms,
+            heartbeat_interval_ms=max(100, s.session_timeout_ms // 3),
+            **kafka,
+        )
+        self.engine.start()
+        await self._producer.start()
+        try:
+            await self._consumer.start()
+            self._consumer.subscribe([s.input_topic], listener=_Rebalance(self))
+            committer = asyncio.create_task(self._commit_loop(), name="committer")
+            try:
+                await self._consume()
+            finally:
+                committer.cancel()
+                await self._drain()
+        finally:
+            await self._close()
+
+    async def _drain(self) -> None:
+        """Finish what is in flight (bounded), flush, commit."""
+        grace = self.settings.shutdown_grace_s
+        deadline = time.monotonic() + grace * 0.8
+        if self._tasks:
+            log.info("draining %d messages in flight", len(self._tasks))
+            await asyncio.wait(set(self._tasks), timeout=max(0.1, deadline - time.monotonic()))
+        if self._tasks:
+            log.warning(
+                "%d messages unfinished at the end of the grace period; "
+                "they stay uncommitted and will be redelivered",
+                len(self._tasks),
+            )
+            for t in self._tasks:
+                t.cancel()
+        if self._producer is not None:
+            try:
+                await asyncio.wait_for(self._producer.flush(), timeout=max(0.1, grace * 0.1))
+            except (TimeoutError, KafkaError) as exc:
+                log.warning("flush on shutdown failed: %s", exc)
+        await self._commit()
+
+    async def _close(self) -> None:
+        if self._consumer is not None:
+            try:
+                await self._consumer.stop()
+            except KafkaError as exc:
+                log.warning("consumer stop: %s", exc)
+        if self._producer is not None:
+            try:
+                await self._producer.stop()
+            except KafkaError as exc:
+                log.warning("producer stop: %s", exc)
+        self.engine.stop()
+        log.info(
+            "stopped: %d verdicts, %d dead letters", self.verdicts_sent, self.dead_letters_sent
+        )
+
+    # -- consuming -------------------------------------------------------------------
+
+    async def _consume(self) -> None:
+        assert self._consumer is not None
+        stop_wait = asyncio.ensure_future(self._stopping.wait())
+        try:
+            while not self._stopping.is_set():
+                try:
+                    batches = await self._consumer.getmany(
+                        timeout_ms=_POLL_TIMEOUT_MS, max_records=self.settings.max_in_flight
+                    )
+                except KafkaError as exc:
+                    log.warning("fetch failed, retrying: %s", exc)
+                    await asyncio.sleep(0.5)
+                    continue
+                for tp, records in batches.items():
+                    for record in records:
+                        # Backpressure: with max_in_flight taken, stop fetching and let
+                        # the backlog wait in Kafka, where it is safe.
+                        await self._slots.acquire()
+                        self.tracker.begin(tp, record.offset)
+                        task = asyncio.create_task(self._handle(tp, record))
+                        self._tasks.add(task)
+                        task.add_done_callback(self._task_done)
+        finally:
+            stop_wait.cancel()
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._slots.release()
+        if not task.cancelled() and task.exception() is not None:
+            log.error("message task failed", exc_info=task.exception())
+
+    async def _handle(self, tp: TopicPartition, record: Any) -> None:
+        outcome = await self.decide(record)
+        sends = []
+        if outcome.dead_letter is not None:
+            sends.append(
+                self._send(
+                    self.settings.dlq_topic,
+                    record.value,
+                    record.key,
+                    dead_letter_headers(record, outcome.dead_letter),
+                )
+            )
+        if outcome.verdict is not None:
+            headers = []
+            corr = _header(record.headers, CORRELATION_HEADER)
+            if corr is not None:
+                headers.append((CORRELATION_HEADER, corr))
+            sends.append(
+                self._send(
+                    self.settings.verdict_topic, outcome.verdict.to_json(), record.key, headers
+                )
+            )
+        await asyncio.gather(*sends)
+        self.verdicts_sent += outcome.verdict is not None
+        self.dead_letters_sent += outcome.dead_letter is not None
+        self.tracker.finish(tp, record.offset)
+
+    # -- deciding --------------------------------------------------------------------
+
+    def _verdict(
+        self,
+        mid: str,
+        t0_ms: float,
+        reason: Reason,
+        decision: Decision,
+        scores: dict[str, float] | None = None,
+        conversation_id: str | None = None,
+        error: str | None = None,
+    ) -> Verdict:
+        return Verdict(
+            message_id=mid,
+            decision=decision,
+            reason=reason,
+            model=self.classifier.model_id,
+            latency_ms=max(0.0, time.time() * 1000 - t0_ms),
+            scores=scores or {},
+            conversation_id=conversation_id,
+            error=error,
+        )
+
+    async def decide(self, record: Any) -> Outcome:
+        """The verdict for one record (and its dead letter when the input was bad)."""
+        now_ms = time.time() * 1000
+        try:
+            msg = decode_message(record.value, self.settings.max_text_bytes)
+        except InvalidRecord as bad:
+            if bad.message_id is None:
+                return Outcome(None, bad)
+            v = self._verdict(
+                bad.message_id, record.timestamp, "invalid_input", self.fallback, error=bad.kind
+            )
+            return Outcome(v, bad)
+        t0_ms = msg.sent_at_ms if msg.sent_at_ms is not None else record.timestamp
+        budget_ms = msg.budget_ms or self.settings.budget_ms
+        remaining_s = min(budget_ms, t0_ms + budget_ms - now_ms) / 1000
+        conv = msg.conversation_id
+        if remaining_s <= 0:
+            return Outcome(
+                self._verdict(msg.id, t0_ms, "budget_exceeded", self.fallback, conversation_id=conv)
+            )
+        try:
+            encoded = self.classifier.encode(msg.text)
+        except InvalidTextError as exc:
+            bad = InvalidRecord(exc.code, str(exc), msg.id)
+            return Outcome(
+                self._verdict(
+                    msg.id,
+                    t0_ms,
+                    "invalid_input",
+                    self.fallback,
+                    conversation_id=conv,
+                    error=exc.code,
+                ),
+                bad,
+            )
+        try:
+            out = await self.engine.score(encoded, time.monotonic() + remaining_s)
+        except Exception as exc:  # the model failed: answer, and keep the record
+            log.exception("inference failed for message %s", msg.id)
+            bad = InvalidRecord("inference_error", repr(exc)[:500], msg.id)
+            return Outcome(
+                self._verdict(
+                    msg.id,
+                    t0_ms,
+                    "error",
+                    self.fallback,
+                    conversation_id=conv,
+                    error="inference_error",
+                ),
+                bad,
+            )
+        if out is OVER_BUDGET:
+            return Outcome(
+                self._verdict(msg.id, t0_ms, "budget_exceeded", self.fallback, conversation_id=conv)
+            )
+        scores = self.classifier.label_scores(out)
+        return Outcome(
+            self._verdict(
+                msg.id, t0_ms, "model", self.policy.decide(scores), scores, conversation_id=conv
+            )
+        )
+
+    # -- producing and committing ------------------------------------------------------
+
+    async def _send(
+        self, topic: str, value: bytes | None, key: bytes | None, headers: list[tuple[str, bytes]]
+    ) -> None:
+        """Produce and wait for the acknowledgement, retrying until it comes."""
+        assert self._producer is not None
+        delay = _RETRY_FIRST_S
+        while True:
+            try:
+                ack = await self._producer.send(topic, value=value, key=key, headers=headers)
+                await ack
+                return
+            except KafkaError as exc:
+                log.warning("produce to %s failed (%s); retrying in %.2f s", topic, exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(_RETRY_MAX_S, delay * 2)
+
+    async def _commit_loop(self) -> None:
+        interval = self.settings.commit_interval_ms / 1000
+        while True:
+            await asyncio.sleep(interval)
+            await self._commit()
+
+    async def _commit(self, only: set[TopicPartition] | None = None) -> None:
+        """Commit every partition whose position moved (or just ``only``)."""
+        if self._consumer is None:
+            return
+        positions = {
+            tp: pos
+            for tp, pos in self.tracker.committable().items()
+            if tp in self.assigned and (only is None or tp in only)
+        }
+        if not positions:
+            return
+        try:
+            await self._consumer.commit(
+                {tp: OffsetAndMetadata(pos, "") for tp, pos in positions.items()}
+            )
+        except KafkaError as exc:
+            log.warning("commit failed (will retry with the next one): %s", exc)
+            return
+        self.tracker.mark_committed(positions)
+
+    async def on_revoked(self, revoked: set[TopicPartition]) -> None:
+        """Before partitions go: finish their in-flight messages (bounded) and commit."""
+        deadline = time.monotonic() + self.settings.shutdown_grace_s / 2
+        while any(self.tracker.in_flight(tp) for tp in revoked) and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+        await self._commit(only=revoked)
+        self.assigned -= revoked
+        self.tracker.forget(revoked)
+        log.info("partitions revoked: %s", sorted(f"{tp.topic}/{tp.partition}" for tp in revoked))
+
+    def on_assigned(self, assigned: set[TopicPartition]) -> None:
+        """New partitions: start tracking them afresh from their committed position."""
+        self.tracker.forget(assigned)
+        self.assigned |= assigned
+        log.info("partitions assigned: %s", sorted(f"{tp.topic}/{tp.partition}" for tp in assigned))
+
+
+class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+
+    async def on_partitions_revoked(self, revoked: Any) -> None:
+        await self.worker.on_revoked(set(revoked))
+
+    async def on_partitions_assigned(self, assigned: Any) -> None:
+        self.worker.on_assigned(set(assigned))
