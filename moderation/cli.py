@@ -108,6 +108,10 @@ def cmd_bench(ns: argparse.Namespace) -> int:
         from moderation.bench.model import main as bench_model
 
         return bench_model(ns.rest)
+    if ns.suite == "e2e":
+        from moderation.bench.e2e import main as bench_e2e
+
+        return bench_e2e(ns.rest)
     raise ModerationError(f"unknown benchmark {ns.suite!r}")
 
 
@@ -158,7 +162,7 @@ def parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_demo)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
-    bench.add_argument("suite", choices=["model"])
+    bench.add_argument("suite", choices=["model", "e2e"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     bench.set_defaults(func=cmd_bench)
     return p
@@ -172,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
         stream=sys.stderr,
     )
+    if not ns.verbose:
+        # aiokafka narrates every group join at INFO; keep its warnings and errors.
+        logging.getLogger("aiokafka").setLevel(logging.WARNING)
     try:
         return int(ns.func(ns))
     except ModerationError as exc:

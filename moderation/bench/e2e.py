@@ -1,0 +1,357 @@
+"""`moderation bench e2e`: send-to-verdict latency through a real broker, open loop.
+
+In one run: the broker floor (the worker's own Kafka path answering without the
+model), the worker at fixed rates, and a ramp to saturation with and without
+equal-length batching. A producer sends realistic chat messages on a fixed
+schedule (open loop: it never waits for answers); a consumer of the verdict topic
+measures each message's send-to-verdict latency. The worker runs as its own
+process, as in production. Everything talks to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import orjson
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+
+from moderation.bench.model import chat_messages
+from moderation.bench.stats import markdown_table, replace_section, summarize
+from moderation.config import KafkaSettings
+from moderation.embedded import EmbeddedBroker, ensure_topics
+
+log = logging.getLogger(__name__)
+
+PARTITIONS = 8
+FETCH_MAX_WAIT_MS = 5
+
+
+@dataclass
+class Step:
+    """One rate held for a while."""
+
+    phase: str
+    rate: float
+    sent: int
+    answered: int
+    fallback: int
+    p50_ms: float
+    p90_ms: float
+    p99_ms: float
+    max_ms: float
+
+
+async def _fresh_topics(bootstrap: str) -> tuple[str, str, str]:
+    tag = uuid.uuid4().hex[:8]
+    names = (f"bench-in-{tag}", f"bench-verdicts-{tag}", f"bench-dlq-{tag}")
+    await ensure_topics(
+        KafkaSettings(bootstrap=bootstrap),
+        {names[0]: PARTITIONS, names[1]: PARTITIONS, names[2]: 1},
+    )
+    return names
+
+
+class Phase:
+    """A worker process on fresh topics, plus the load generator's producer and consumer."""
+
+    def __init__(
+        self, bootstrap: str, argv: list[str], env: dict[str, str], budget_ms: int
+    ) -> None:
+        self.bootstrap = bootstrap
+        self.argv = argv
+        self.extra_env = env
+        self.budget_ms = budget_ms
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    async def __aenter__(self) -> Phase:
+        self.input, self.verdicts, dlq = await _fresh_topics(self.bootstrap)
+        env = {
+            **os.environ,
+            "MODERATION_KAFKA_BOOTSTRAP": self.bootstrap,
+            "MODERATION_INPUT_TOPIC": self.input,
+            "MODERATION_VERDICT_TOPIC": self.verdicts,
+            "MODERATION_DLQ_TOPIC": dlq,
+            "MODERATION_GROUP_ID": f"bench-{uuid.uuid4().hex[:8]}",
+            "MODERATION_SESSION_TIMEOUT_MS": "6000",
+            "MODERATION_BUDGET_MS": str(self.budget_ms),
+            "MODERATION_FETCH_MAX_WAIT_MS": str(FETCH_MAX_WAIT_MS),
+            **self.extra_env,
+        }
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", *self.argv],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.producer = AIOKafkaProducer(bootstrap_servers=self.bootstrap, acks="all", linger_ms=0)
+        self.consumer = AIOKafkaConsumer(
+            self.verdicts,
+            bootstrap_servers=self.bootstrap,
+            group_id=f"load-{uuid.uuid4().hex}",
+            auto_offset_reset="earliest",
+            fetch_max_wait_ms=FETCH_MAX_WAIT_MS,
+            session_timeout_ms=6000,
+            heartbeat_interval_ms=1000,
+        )
+        await self.producer.start()
+        await self.consumer.start()
+        # Warm: one message through the whole path before any clock starts.
+        await self.run_rate("warm", 20, 1.0, ["hello there"], settle_s=30)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.consumer.stop()
+        await self.producer.stop()
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    async def run_rate(
+        self, phase: str, rate: float, seconds: float, texts: list[str], settle_s: float = 5.0
+    ) -> Step:
+        """Send ``rate`` msg/s for ``seconds`` on a fixed schedule; collect every verdict."""
+        n = max(1, int(rate * seconds))
+        prefix = uuid.uuid4().hex[:6]
+        sent_at: dict[str, float] = {}
+        latencies: dict[str, float] = {}
+        fallback = 0
+        done = asyncio.Event()
+
+        async def receive() -> None:
+            nonlocal fallback
+            while not done.is_set():
+                batch = await self.consumer.getmany(timeout_ms=20)
+                now = time.time() * 1000
+                for recs in batch.values():
+                    for r in recs:
+                        v = orjson.loads(r.value)
+                        mid = v["message_id"]
+                        if mid in sent_at and mid not in latencies:
+                            latencies[mid] = now - sent_at[mid]
+                            fallback += v["reason"] not in ("model", "cache")
+                if len(latencies) == n:
+                    done.set()
+
+        rx = asyncio.create_task(receive())
+        start = time.monotonic() + 0.05
+        for i in range(n):
+            delay = start + i / rate - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            mid = f"{prefix}-{i}"
+            ts = time.time() * 1000
+            sent_at[mid] = ts
+            body = orjson.dumps({"id": mid, "text": texts[i % len(texts)], "sent_at": int(ts)})
+            await self.producer.send(self.input, body, key=mid.encode())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), settle_s)
+        done.set()
+        await rx
+        lat = np.array(list(latencies.values())) if latencies else np.array([np.inf])
+        return Step(
+            phase,
+            rate,
+            n,
+            len(latencies),
+            fallback,
+            float(np.percentile(lat, 50)),
+            float(np.percentile(lat, 90)),
+            float(np.percentile(lat, 99)),
+            float(lat.max()),
+        )
+
+
+def held(step: Step, budget_ms: int) -> bool:
+    """Every message answered, p99 within budget, at most 1% answered by the fallback."""
+    return (
+        step.answered == step.sent
+        and step.p99_ms <= budget_ms
+        and step.fallback <= 0.01 * step.sent
+    )
+
+
+async def run(ns: argparse.Namespace) -> dict[str, object]:
+    """All phases in one run against one embedded broker."""
+    texts = chat_messages(2000, ns.long_fraction, ns.seed)
+    steps: list[Step] = []
+    with EmbeddedBroker() as broker:
+        b = broker.bootstrap
+        async with Phase(b, ["moderation.bench.echo_worker"], {}, ns.budget_ms) as ph:
+            for rate in ns.rates:
+                steps.append(await ph.run_rate("floor (no model)", rate, ns.seconds, texts))
+                log.info("%s", steps[-1])
+        for label, batching in (
+            ("ramp, equal-length batching", "true"),
+            ("ramp, batch of one only", "false"),
+        ):
+            env = {"MODERATION_SAME_LENGTH_BATCHING": batching}
+            async with Phase(b, ["moderation.cli", "worker"], env, ns.budget_ms) as ph:
+                if batching == "true":
+                    for rate in ns.rates:
+                        steps.append(await ph.run_rate("worker", rate, ns.seconds, texts))
+                        log.info("%s", steps[-1])
+                failures = 0
+                rate = ns.ramp_start
+                while rate <= ns.ramp_max and failures < 2:
+                    s = await ph.run_rate(label, rate, ns.ramp_seconds, texts)
+                    steps.append(s)
+                    log.info("%s", s)
+                    failures = 0 if held(s, ns.budget_ms) else failures + 1
+                    rate += ns.ramp_step
+    return {"steps": steps}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the end-to-end benchmark; print tables; write JSON, PNG and the docs section."""
+    p = argparse.ArgumentParser(prog="moderation bench e2e", description=__doc__)
+    p.add_argument("--rates", type=float, nargs="+", default=[50, 100, 200])
+    p.add_argument("--seconds", type=float, default=10)
+    p.add_argument("--ramp-start", type=float, default=300)
+    p.add_argument("--ramp-step", type=float, default=100)
+    p.add_argument("--ramp-max", type=float, default=1500)
+    p.add_argument("--ramp-seconds", type=float, default=6)
+    p.add_argument("--budget-ms", type=int, default=50)
+    p.add_argument("--long-fraction", type=float, default=0.02)
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--out", type=Path, default=Path("bench-results"))
+    p.add_argument("--docs", type=Path, default=Path("docs/benchmarks.md"))
+    ns = p.parse_args(argv)
+    ns.out.mkdir(parents=True, exist_ok=True)
+    result = asyncio.run(run(ns))
+    steps: list[Step] = result["steps"]  # type: ignore[assignment]
+    headers = [
+        "phase",
+        "rate msg/s",
+        "sent",
+        "answered",
+        "fallback",
+        "p50 ms",
+        "p90 ms",
+        "p99 ms",
+        "max ms",
+        "held",
+    ]
+    rows = [
+        [
+            s.phase,
+            f"{s.rate:.0f}",
+            s.sent,
+            s.answered,
+            s.fallback,
+            f"{s.p50_ms:.1f}",
+            f"{s.p90_ms:.1f}",
+            f"{s.p99_ms:.1f}",
+            f"{s.max_ms:.1f}",
+            "yes" if held(s, ns.budget_ms) else "no",
+        ]
+        for s in steps
+    ]
+    table = markdown_table(headers, rows)
+    summary = _summary(steps, ns)
+    print(table + "\n\n" + summary)
+    (ns.out / "bench-e2e.json").write_text(
+        json.dumps(
+            {"budget_ms": ns.budget_ms, "steps": [asdict(s) for s in steps], "summary": summary},
+            indent=2,
+        )
+    )
+    _plot(steps, ns.budget_ms, ns.out / "bench-e2e.png")
+    if ns.docs:
+        doc = ns.docs.read_text() if ns.docs.exists() else "# Benchmarks\n"
+        body = (
+            f"Command: `moderation bench e2e`. Open-loop producer, verdict consumer and worker "
+            f"process on one 2-core machine with the embedded tansu broker, "
+            f"{PARTITIONS} partitions, `fetch_max_wait_ms` {FETCH_MAX_WAIT_MS}, budget "
+            f"{ns.budget_ms} ms, cold cache. Latency: producer's send time to the verdict's "
+            f"arrival at the consumer. *held*: all answered, p99 within budget, at most 1% "
+            f"fallback answers.\n\n{table}\n\n{summary}\n\n![e2e latency](bench-e2e.png)\n"
+        )
+        ns.docs.write_text(replace_section(doc, "bench-e2e", body))
+        (ns.docs.parent / "bench-e2e.png").write_bytes((ns.out / "bench-e2e.png").read_bytes())
+    return 0
+
+
+def _summary(steps: list[Step], ns: argparse.Namespace) -> str:
+    lines = []
+    floor = {s.rate: s for s in steps if s.phase.startswith("floor")}
+    worker = {s.rate: s for s in steps if s.phase == "worker"}
+    model_p50 = _model_p50()
+    for rate in sorted(set(floor) & set(worker)):
+        f, w = floor[rate], worker[rate]
+        lines.append(
+            f"- At {rate:.0f} msg/s: end-to-end p50 {w.p50_ms:.1f} ms, p99 {w.p99_ms:.1f} ms; "
+            f"broker floor p50 {f.p50_ms:.1f} ms; model p50 {model_p50:.2f} ms; worker's own "
+            f"overhead at p50 = {w.p50_ms:.1f} - {f.p50_ms:.1f} - {model_p50:.2f} = "
+            f"{w.p50_ms - f.p50_ms - model_p50:.2f} ms."
+        )
+    for phase in ("ramp, equal-length batching", "ramp, batch of one only"):
+        ok = [
+            s.rate
+            for s in steps
+            if s.phase in (phase, "worker")
+            and held(s, ns.budget_ms)
+            and (s.phase == phase or phase.endswith("batching"))
+        ]
+        lines.append(
+            f"- Highest rate held ({phase}): {max(ok):.0f} msg/s"
+            if ok
+            else f"- {phase}: no rate held"
+        )
+    return "\n".join(lines)
+
+
+def _model_p50() -> float:
+    """Tokenize + infer p50 on the same kind of messages, in this process, idle worker."""
+    from moderation.classifier import Classifier
+    from moderation.config import ClassifierSettings
+
+    clf = Classifier(ClassifierSettings(threads=2))
+    texts = chat_messages(400, 0.02, 3)
+    secs = []
+    for t in texts:
+        start = time.perf_counter()
+        clf.scores(clf.encode(t))
+        secs.append(time.perf_counter() - start)
+    return summarize(secs)["p50_ms"]
+
+
+def _plot(steps: list[Step], budget_ms: int, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for phase in dict.fromkeys(s.phase for s in steps):
+        ss = [s for s in steps if s.phase == phase]
+        ax.plot([s.rate for s in ss], [s.p99_ms for s in ss], marker="o", label=f"{phase} p99")
+        ax.plot(
+            [s.rate for s in ss],
+            [s.p50_ms for s in ss],
+            marker=".",
+            linestyle="--",
+            label=f"{phase} p50",
+        )
+    ax.axhline(budget_ms, color="red", linewidth=0.8, label="budget")
+    ax.set_xlabel("offered rate (msg/s)")
+    ax.set_ylabel("send-to-verdict latency (ms)")
+    ax.set_yscale("log")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
