@@ -78,8 +78,19 @@ def cmd_export(ns: argparse.Namespace) -> int:
 def cmd_build_model(ns: argparse.Namespace) -> int:
     """Convert MiniLM, fine-tune, export, quantize, evaluate and write the model card."""
     from moderation.build.pipeline import build_model
+    from moderation.build.train import TrainSettings
 
-    build_model(ns.data, ns.out, work_dir=ns.work, epochs=ns.epochs, skip_training=ns.skip_training)
+    defaults = TrainSettings()
+    overrides = {
+        "epochs": ns.epochs or defaults.epochs,
+        "learning_rate": ns.learning_rate or defaults.learning_rate,
+        "freeze_word_embeddings": (
+            defaults.freeze_word_embeddings
+            if ns.freeze_embeddings is None
+            else ns.freeze_embeddings
+        ),
+    }
+    build_model(ns.data, ns.out, work_dir=ns.work, skip_training=ns.skip_training, **overrides)
     return EXIT_OK
 
 
@@ -141,7 +152,14 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--data", type=Path, required=True, help="folder with tweeteval/ and davidson/")
     b.add_argument("--out", type=Path, default=Path("models/moderation-minilm-int8"))
     b.add_argument("--work", type=Path, default=Path("build"))
-    b.add_argument("--epochs", type=int, default=2)
+    b.add_argument("--epochs", type=int, default=None, help="default: the TrainSettings value")
+    b.add_argument("--learning-rate", type=float, default=None)
+    b.add_argument(
+        "--freeze-embeddings",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="freeze the word embeddings (default: the TrainSettings value)",
+    )
     b.add_argument(
         "--skip-training",
         action="store_true",

@@ -202,7 +202,9 @@ class WorkerSettings:
     shutdown_grace_s: float = DEFAULT_SHUTDOWN_GRACE_S
     session_timeout_ms: int = 10_000
     # Run queued messages of equal token length as one batch (no padding needed).
-    same_length_batching: bool = True
+    # Off by default: dynamic int8 shares one activation scale across a batch, so a
+    # message's scores would depend on its neighbours (docs/benchmarks.md).
+    same_length_batching: bool = False
     embedded_partitions: int = 4
 
 
@@ -294,7 +296,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
             src.integer("SHUTDOWN_GRACE_S", int(DEFAULT_SHUTDOWN_GRACE_S), 1, 600)
         ),
         session_timeout_ms=src.integer("SESSION_TIMEOUT_MS", 10_000, 1_000, 300_000),
-        same_length_batching=src.boolean("SAME_LENGTH_BATCHING", True),
+        same_length_batching=src.boolean("SAME_LENGTH_BATCHING", d.same_length_batching),
         embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
     )
     if len({s.input_topic, s.verdict_topic, s.dlq_topic}) < 3:

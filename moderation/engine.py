@@ -99,7 +99,7 @@ def pick(
 class InferenceEngine:
     """Runs the classifier on one dedicated thread; ``await score(...)`` from asyncio."""
 
-    def __init__(self, classifier: Classifier, *, same_length_batching: bool = True) -> None:
+    def __init__(self, classifier: Classifier, *, same_length_batching: bool = False) -> None:
         self.classifier = classifier
         self.batching = same_length_batching
         self.times = ServiceTimes()

@@ -24,10 +24,18 @@ log = logging.getLogger(__name__)
 
 
 def build_model(
-    data_dir: Path, out_dir: Path, *, work_dir: Path, epochs: int, skip_training: bool
+    data_dir: Path,
+    out_dir: Path,
+    *,
+    work_dir: Path,
+    skip_training: bool,
+    **train_overrides: Any,
 ) -> dict[str, Any]:
-    """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md)."""
-    settings = replace(TrainSettings(), epochs=epochs)
+    """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md).
+
+    ``train_overrides`` replace TrainSettings fields (epochs, learning_rate, ...).
+    """
+    settings = replace(TrainSettings(), **train_overrides)
     train_dir = work_dir / "train"
     best = train_dir / "best"
     if not skip_training:

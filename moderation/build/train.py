@@ -162,7 +162,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             torch.nn.utils.clip_grad_norm_(params, 1.0)
             optim.step()
             sched.step()
-            running += float(loss)
+            running += float(loss.detach())
             if step % 200 == 199:
                 log.info(
                     "epoch %d step %d/%d loss %.4f (%.0f s)",

@@ -93,20 +93,28 @@ def test_fullwidth_letters_fold_to_ascii(classifier: Classifier) -> None:
     assert np.array_equal(classifier.encode("ｉｄｉｏｔ").ids, classifier.encode("idiot").ids)
 
 
-def test_batches_give_the_batch_of_one_scores(classifier: Classifier) -> None:
-    texts = [
-        "good morning everyone",
-        "you absolute clown",
-        "lol",
-        "see you there ok",
-        "what are you doing this weekend, want to hang out?",
-    ]
-    encoded = [classifier.encode(t) for t in texts]
-    singles = np.stack([classifier.scores(e) for e in encoded])
-    np.testing.assert_allclose(classifier.scores_padded(encoded), singles, atol=1e-4)
-    same = [classifier.encode("good morning everyone"), classifier.encode("see you there ok")]
-    assert same[0].tokens == same[1].tokens
-    np.testing.assert_allclose(classifier.scores_same_length(same), singles[[0, 3]], atol=1e-4)
+def test_batch_of_one_is_deterministic_and_stateless(classifier: Classifier) -> None:
+    e = classifier.encode("you absolute clown")
+    first = classifier.scores(e)
+    classifier.scores(classifier.encode("something else entirely, and much longer " * 5))
+    assert np.array_equal(classifier.scores(e), first)
+
+
+def test_batch_paths_agree_with_batch_of_one_on_identical_rows(classifier: Classifier) -> None:
+    # Dynamic int8 takes one activation scale per tensor: rows of a batch influence
+    # each other unless they are identical. Identical rows must reproduce the single.
+    e = classifier.encode("you absolute clown")
+    single = classifier.scores(e)
+    np.testing.assert_allclose(classifier.scores_same_length([e, e, e]), [single] * 3,
+                               atol=1e-6)
+    np.testing.assert_allclose(classifier.scores_padded([e, e]), [single] * 2, atol=1e-6)
+
+
+def test_padded_batch_masks_padding(classifier: Classifier) -> None:
+    short, long = classifier.encode("hi there"), classifier.encode("hi there " * 20)
+    rows = classifier.scores_padded([short, long])
+    assert rows.shape == (2, len(classifier.labels))
+    np.testing.assert_allclose(rows[0], classifier.scores(short), atol=0.05)
 
 
 def test_threads_are_clamped_to_usable_cores(caplog: pytest.LogCaptureFixture) -> None:
