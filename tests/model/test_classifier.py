@@ -105,8 +105,7 @@ def test_batch_paths_agree_with_batch_of_one_on_identical_rows(classifier: Class
     # each other unless they are identical. Identical rows must reproduce the single.
     e = classifier.encode("you absolute clown")
     single = classifier.scores(e)
-    np.testing.assert_allclose(classifier.scores_same_length([e, e, e]), [single] * 3,
-                               atol=1e-6)
+    np.testing.assert_allclose(classifier.scores_same_length([e, e, e]), [single] * 3, atol=1e-6)
     np.testing.assert_allclose(classifier.scores_padded([e, e]), [single] * 2, atol=1e-6)
 
 
