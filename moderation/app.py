@@ -1,4 +1,4 @@
-"""Assemble and run the worker: settings -> (embedded broker) -> classifier -> worker."""
+"""Assemble and run the worker: settings -> (embedded stack) -> model, cache -> worker."""
 
 from __future__ import annotations
 
@@ -9,10 +9,18 @@ import signal
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
+from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
-from moderation.config import ClassifierSettings, Source, WorkerSettings, classifier_settings
+from moderation.config import (
+    CacheSettings,
+    ClassifierSettings,
+    Source,
+    WorkerSettings,
+    cache_settings,
+    classifier_settings,
+)
 from moderation.config import worker_settings as read_worker_settings
-from moderation.embedded import EmbeddedBroker, ensure_topics
+from moderation.embedded import EmbeddedBroker, EmbeddedRedis, ensure_topics
 from moderation.policy import Policy
 from moderation.worker import Worker
 
@@ -28,45 +36,84 @@ def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
     return classifier, policy
 
 
+def build_cache(settings: CacheSettings, classifier: Classifier) -> VerdictCache | None:
+    """The two-tier cache, or None when disabled; Redis only when a URL is configured."""
+    if not settings.enabled:
+        return None
+    client = None
+    if settings.redis_url:
+        import redis.asyncio as aioredis
+
+        timeout_s = settings.redis_timeout_ms / 1000
+        client = aioredis.Redis.from_url(
+            settings.redis_url,
+            socket_timeout=timeout_s * 4,
+            socket_connect_timeout=0.5,
+            retry_on_timeout=False,
+            health_check_interval=0,
+        )
+    return VerdictCache(
+        classifier.model_id,
+        classifier.labels,
+        classifier.max_tokens,
+        local_entries=settings.local_entries,
+        ttl_s=settings.ttl_s,
+        redis=client,
+        namespace=settings.namespace,
+        timeout_s=settings.redis_timeout_ms / 1000,
+    )
+
+
 @contextlib.asynccontextmanager
-async def broker_for(settings: WorkerSettings, embedded: bool) -> AsyncIterator[WorkerSettings]:
-    """The settings to use: as given, or pointed at a freshly started embedded broker."""
-    if settings.kafka.bootstrap is not None and not embedded:
-        yield settings
+async def stack(
+    wsettings: WorkerSettings, csettings: CacheSettings, embedded: bool
+) -> AsyncIterator[tuple[WorkerSettings, CacheSettings]]:
+    """Settings to use: as given, or pointed at a freshly started embedded broker and Redis.
+
+    The embedded default starts when no bootstrap is configured (or ``embedded``);
+    it brings a Redis too unless one is configured or the cache is off.
+    """
+    if wsettings.kafka.bootstrap is not None and not embedded:
+        yield wsettings, csettings
         return
     broker = EmbeddedBroker().start()
+    redis_server: EmbeddedRedis | None = None
     try:
-        s = replace(settings, kafka=replace(settings.kafka, bootstrap=broker.bootstrap))
-        n = settings.embedded_partitions
+        s = replace(wsettings, kafka=replace(wsettings.kafka, bootstrap=broker.bootstrap))
+        n = s.embedded_partitions
         await ensure_topics(s.kafka, {s.input_topic: n, s.verdict_topic: n, s.dlq_topic: 1})
+        if csettings.enabled and not csettings.redis_url:
+            redis_server = EmbeddedRedis().start()
+            csettings = replace(csettings, redis_url=redis_server.url)
         log.info(
-            "embedded broker ready at %s with topics %s, %s, %s",
+            "embedded stack ready: broker %s, redis %s",
             broker.bootstrap,
-            s.input_topic,
-            s.verdict_topic,
-            s.dlq_topic,
+            redis_server.url if redis_server else csettings.redis_url,
         )
-        yield s
+        yield s, csettings
     finally:
         broker.stop()
+        if redis_server is not None:
+            redis_server.stop()
 
 
 async def serve(embedded: bool = False) -> None:
     """`moderation worker`: run until SIGTERM or SIGINT, then drain and exit."""
     src = Source()
-    wsettings = read_worker_settings(src)
+    wsettings, csettings = read_worker_settings(src), cache_settings(src)
     classifier, policy = load_classifier(classifier_settings(src))
-    async with broker_for(wsettings, embedded) as s:
-        worker = Worker(s, classifier, policy)
+    async with stack(wsettings, csettings, embedded) as (s, c):
+        worker = Worker(s, classifier, policy, build_cache(c, classifier))
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, worker.request_stop)
         log.info(
-            "worker consuming %s at %s (group %s, budget %d ms, fallback %s)",
+            "worker consuming %s at %s (group %s, budget %d ms, fallback %s, cache %s)",
             s.input_topic,
             s.kafka.bootstrap,
             s.group_id,
             s.budget_ms,
             s.fallback_decision,
+            "off" if not c.enabled else ("local+redis" if c.redis_url else "local"),
         )
         await worker.run()

@@ -17,8 +17,8 @@ import numpy as np
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 
-from moderation.app import broker_for, load_classifier
-from moderation.config import Source, classifier_settings, worker_settings
+from moderation.app import build_cache, load_classifier, stack
+from moderation.config import Source, cache_settings, classifier_settings, worker_settings
 from moderation.schema import Verdict
 from moderation.worker import Worker
 
@@ -40,8 +40,8 @@ async def demo(rounds: int = 3, gap_s: float = 0.05) -> int:
     src = Source()
     classifier, policy = load_classifier(classifier_settings(src))
     out = sys.stdout
-    async with broker_for(worker_settings(src), embedded=True) as s:
-        worker = Worker(s, classifier, policy)
+    async with stack(worker_settings(src), cache_settings(src), embedded=True) as (s, c):
+        worker = Worker(s, classifier, policy, build_cache(c, classifier))
         run = asyncio.create_task(worker.run())
         producer = AIOKafkaProducer(bootstrap_servers=s.kafka.bootstrap, acks="all")
         consumer = AIOKafkaConsumer(

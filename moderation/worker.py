@@ -19,6 +19,7 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListen
 from aiokafka.errors import KafkaError
 from aiokafka.structs import OffsetAndMetadata, TopicPartition
 
+from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import WorkerSettings
 from moderation.engine import OVER_BUDGET, InferenceEngine
@@ -71,8 +72,15 @@ def dead_letter_headers(record: Any, problem: InvalidRecord) -> list[tuple[str, 
 class Worker:
     """One process: consumers and producers on the event loop, the model on its thread."""
 
-    def __init__(self, settings: WorkerSettings, classifier: Classifier, policy: Policy) -> None:
+    def __init__(
+        self,
+        settings: WorkerSettings,
+        classifier: Classifier,
+        policy: Policy,
+        cache: VerdictCache | None = None,
+    ) -> None:
         self.settings = settings
+        self.cache = cache
         self.classifier = classifier
         self.policy = policy
         self.fallback: Decision = "nudge" if settings.fallback_decision == "nudge" else "allow"
@@ -124,6 +132,8 @@ class Worker:
             **kafka,
         )
         self.engine.start()
+        if self.cache is not None:
+            await self.cache.connect()
         await self._producer.start()
         try:
             await self._consumer.start()
@@ -209,7 +219,13 @@ class Worker:
             log.error("message task failed", exc_info=task.exception())
 
     async def _handle(self, tp: TopicPartition, record: Any) -> None:
-        outcome = await self.decide(record)
+        try:
+            outcome = await self.decide(record)
+        except Exception as exc:  # a bug must not strand the offset: answer and keep it
+            log.exception(
+                "deciding failed at %s/%d@%d", record.topic, record.partition, record.offset
+            )
+            outcome = self._failed(record, exc)
         sends = []
         if outcome.dead_letter is not None:
             sends.append(
@@ -246,6 +262,7 @@ class Worker:
         scores: dict[str, float] | None = None,
         conversation_id: str | None = None,
         error: str | None = None,
+        cache: str | None = None,
     ) -> Verdict:
         return Verdict(
             message_id=mid,
@@ -256,6 +273,23 @@ class Worker:
             scores=scores or {},
             conversation_id=conversation_id,
             error=error,
+            cache=cache,
+        )
+
+    def _failed(self, record: Any, exc: Exception) -> Outcome:
+        """An unexpected failure: the fallback verdict if an id is readable, and a dead letter."""
+        bad = InvalidRecord("internal_error", repr(exc)[:500])
+        try:
+            msg = decode_message(record.value, self.settings.max_text_bytes)
+        except InvalidRecord as invalid:
+            mid = invalid.message_id
+        else:
+            mid = msg.id
+        if mid is None:
+            return Outcome(None, bad)
+        return Outcome(
+            self._verdict(mid, record.timestamp, "error", self.fallback, error="internal_error"),
+            bad,
         )
 
     async def decide(self, record: Any) -> Outcome:
@@ -293,6 +327,23 @@ class Worker:
                 ),
                 bad,
             )
+        key = self.cache.key(encoded) if self.cache is not None else None
+        if key is not None:
+            hit = await self.cache.get(key)  # type: ignore[union-attr]
+            if hit is not None:
+                # Decide afresh from cached scores: a threshold change applies at once.
+                scores = self.classifier.label_scores(hit[0])
+                return Outcome(
+                    self._verdict(
+                        msg.id,
+                        t0_ms,
+                        "cache",
+                        self.policy.decide(scores),
+                        scores,
+                        conversation_id=conv,
+                        cache=hit[1],
+                    )
+                )
         try:
             out = await self.engine.score(encoded, time.monotonic() + remaining_s)
         except Exception as exc:  # the model failed: answer, and keep the record
@@ -313,6 +364,8 @@ class Worker:
             return Outcome(
                 self._verdict(msg.id, t0_ms, "budget_exceeded", self.fallback, conversation_id=conv)
             )
+        if key is not None:
+            self.cache.put(key, out)  # type: ignore[union-attr]
         scores = self.classifier.label_scores(out)
         return Outcome(
             self._verdict(

@@ -31,9 +31,9 @@ def model() -> tuple[Classifier, Policy]:
 
 @contextlib.asynccontextmanager
 async def running(
-    settings: WorkerSettings, model: tuple[Classifier, Policy]
+    settings: WorkerSettings, model: tuple[Classifier, Policy], cache: Any = None
 ) -> AsyncIterator[Worker]:
-    worker = Worker(settings, *model)
+    worker = Worker(settings, *model, cache)
     task = asyncio.create_task(worker.run())
     deadline = time.monotonic() + 30
     while not worker.ready:

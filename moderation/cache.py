@@ -1,0 +1,257 @@
+"""Recent verdict scores, shared: a bounded in-process LRU in front of Redis.
+
+The key hashes the model id, the truncation setting and the token ids, so texts
+that tokenize alike share an entry and raw text never appears in a key or value.
+Values hold scores and the model id; the decision is recomputed from them with
+the current thresholds. Redis never breaks the latency budget: each call has a
+timeout of a few milliseconds, a circuit breaker stops calling it while it
+fails, and writes happen in the background after the verdict is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import orjson
+
+from moderation.classifier import Encoded
+
+log = logging.getLogger(__name__)
+
+Tier = Literal["local", "redis"]
+# Writes waiting for Redis beyond this are dropped (and counted): a slow Redis
+# must not grow our memory.
+MAX_PENDING_WRITES = 1000
+
+
+def cache_key(model_id: str, max_tokens: int, encoded: Encoded) -> str:
+    """Hex SHA-256 of model id, truncation setting and token ids: no text, ever."""
+    h = hashlib.sha256()
+    h.update(model_id.encode())
+    h.update(b"|%d|" % max_tokens)
+    h.update(encoded.ids.astype("<i8", copy=False).tobytes())
+    return h.hexdigest()
+
+
+class LocalLRU:
+    """A bounded LRU of key -> (scores, expiry in monotonic seconds)."""
+
+    def __init__(self, max_entries: int, ttl_s: float) -> None:
+        self.max_entries = max_entries
+        self.ttl_s = ttl_s
+        self._d: OrderedDict[str, tuple[np.ndarray, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def get(self, key: str, now: float | None = None) -> np.ndarray | None:
+        """The scores, refreshed as most recent; None when absent or expired."""
+        item = self._d.get(key)
+        if item is None:
+            return None
+        if item[1] <= (time.monotonic() if now is None else now):
+            del self._d[key]
+            return None
+        self._d.move_to_end(key)
+        return item[0]
+
+    def put(self, key: str, scores: np.ndarray, now: float | None = None) -> None:
+        """Insert or refresh; evict the least recently used beyond the bound."""
+        if self.max_entries <= 0:
+            return
+        self._d[key] = (scores, (time.monotonic() if now is None else now) + self.ttl_s)
+        self._d.move_to_end(key)
+        while len(self._d) > self.max_entries:
+            self._d.popitem(last=False)
+
+
+class CircuitBreaker:
+    """closed -> (N consecutive failures) -> open -> (cool-down) -> half-open probe.
+
+    A successful probe closes it; a failed one opens it again.
+    """
+
+    def __init__(self, failures_to_open: int = 5, cooldown_s: float = 1.0) -> None:
+        self.failures_to_open = failures_to_open
+        self.cooldown_s = cooldown_s
+        self.state: Literal["closed", "open", "half_open"] = "closed"
+        self._failures = 0
+        self._opened_at = 0.0
+        self._probing = False
+        self.opened_count = 0
+
+    def allow(self, now: float | None = None) -> bool:
+        """May a call go to Redis now? In half-open, exactly one probe at a time."""
+        now = time.monotonic() if now is None else now
+        if self.state == "closed":
+            return True
+        if self.state == "open" and now - self._opened_at >= self.cooldown_s:
+            self.state = "half_open"
+        if self.state == "half_open" and not self._probing:
+            self._probing = True
+            return True
+        return False
+
+    def success(self) -> None:
+        """A call worked: close."""
+        if self.state != "closed":
+            log.info("redis circuit breaker closed")
+        self.state = "closed"
+        self._failures = 0
+        self._probing = False
+
+    def failure(self, now: float | None = None) -> None:
+        """A call failed or timed out."""
+        self._failures += 1
+        self._probing = False
+        if self.state == "half_open" or self._failures >= self.failures_to_open:
+            if self.state != "open":
+                self.opened_count += 1
+                log.warning("redis circuit breaker open after %d failures", self._failures)
+            self.state = "open"
+            self._opened_at = time.monotonic() if now is None else now
+
+
+@dataclass
+class CacheStats:
+    """Counters the metrics layer reads."""
+
+    hits_local: int = 0
+    hits_redis: int = 0
+    misses: int = 0
+    errors: int = 0
+    malformed: int = 0
+    writes_dropped: int = 0
+
+
+class VerdictCache:
+    """Two tiers: local LRU, then Redis (optional). Scores only, keyed by token ids."""
+
+    def __init__(
+        self,
+        model_id: str,
+        labels: tuple[str, ...],
+        max_tokens: int,
+        *,
+        local_entries: int,
+        ttl_s: int,
+        redis: Any | None = None,
+        namespace: str = "moderation",
+        timeout_s: float = 0.005,
+        breaker: CircuitBreaker | None = None,
+    ) -> None:
+        self.model_id = model_id
+        self.labels = labels
+        self.max_tokens = max_tokens
+        self.local = LocalLRU(local_entries, ttl_s)
+        self.ttl_s = ttl_s
+        self.redis = redis
+        self.prefix = f"{namespace}:scores:"
+        self.timeout_s = timeout_s
+        self.breaker = breaker or CircuitBreaker()
+        self.stats = CacheStats()
+        self._writes: set[asyncio.Task[None]] = set()
+
+    def key(self, encoded: Encoded) -> str:
+        """The cache key of a tokenized message."""
+        return cache_key(self.model_id, self.max_tokens, encoded)
+
+    def _decode(self, raw: bytes) -> np.ndarray | None:
+        try:
+            obj = orjson.loads(raw)
+            if obj["model"] != self.model_id:
+                raise ValueError("model id differs")
+            scores = obj["scores"]
+            row = np.array([float(scores[label]) for label in self.labels], dtype=np.float32)
+            if not np.all((row >= 0) & (row <= 1)):
+                raise ValueError("score outside [0, 1]")
+            return row
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            self.stats.malformed += 1
+            self.stats.errors += 1
+            log.warning("malformed cached value ignored: %s", exc)
+            return None
+
+    async def get(self, key: str) -> tuple[np.ndarray, Tier] | None:
+        """Scores and the tier that had them, or None on a miss (or any Redis trouble)."""
+        row = self.local.get(key)
+        if row is not None:
+            self.stats.hits_local += 1
+            return row, "local"
+        if self.redis is not None and self.breaker.allow():
+            try:
+                raw = await asyncio.wait_for(self.redis.get(self.prefix + key), self.timeout_s)
+            except Exception as exc:  # timeouts, connection errors: all mean "miss"
+                self.breaker.failure()
+                self.stats.errors += 1
+                log.debug("redis get failed: %r", exc)
+            else:
+                self.breaker.success()
+                if raw is not None:
+                    row = self._decode(raw)
+                    if row is not None:
+                        self.local.put(key, row)
+                        self.stats.hits_redis += 1
+                        return row, "redis"
+        self.stats.misses += 1
+        return None
+
+    def put(self, key: str, row: np.ndarray) -> None:
+        """Remember fresh scores: local now, Redis in the background (never awaited)."""
+        self.local.put(key, row)
+        if self.redis is None or not self.breaker.allow():
+            return
+        if len(self._writes) >= MAX_PENDING_WRITES:
+            self.stats.writes_dropped += 1
+            return
+        value = orjson.dumps(
+            {
+                "model": self.model_id,
+                "scores": {k: float(v) for k, v in zip(self.labels, row, strict=True)},
+            }
+        )
+        task = asyncio.create_task(self._write(self.prefix + key, value))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def _write(self, key: str, value: bytes) -> None:
+        try:
+            await asyncio.wait_for(
+                self.redis.set(key, value, ex=self.ttl_s),  # type: ignore[union-attr]
+                self.timeout_s * 4,
+            )
+        except Exception as exc:
+            self.breaker.failure()
+            self.stats.errors += 1
+            log.debug("redis set failed: %r", exc)
+        else:
+            self.breaker.success()
+
+    async def connect(self, connections: int = 4, timeout_s: float = 2.0) -> bool:
+        """Open connections before traffic: a first call that must connect inside a
+        few-millisecond timeout would otherwise count as a failure."""
+        if self.redis is None:
+            return False
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(self.redis.ping() for _ in range(connections))), timeout_s
+            )
+        except Exception as exc:
+            self.breaker.failure()
+            log.warning("redis not reachable at start (%r); serving from the local tier", exc)
+            return False
+        return True
+
+    async def close(self) -> None:
+        """Let pending writes finish briefly, then close the Redis client."""
+        if self._writes:
+            await asyncio.wait(set(self._writes), timeout=0.5)
+        if self.redis is not None:
+            await self.redis.aclose()
