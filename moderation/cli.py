@@ -119,6 +119,10 @@ def cmd_bench(ns: argparse.Namespace) -> int:
         from moderation.bench.model import main as bench_model
 
         return bench_model(ns.rest)
+    if ns.suite == "cache":
+        from moderation.bench.cache import main as bench_cache
+
+        return bench_cache(ns.rest)
     if ns.suite == "e2e":
         from moderation.bench.e2e import main as bench_e2e
 
@@ -180,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_demo)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
-    bench.add_argument("suite", choices=["model", "e2e"])
+    bench.add_argument("suite", choices=["model", "e2e", "cache"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     bench.set_defaults(func=cmd_bench)
     return p

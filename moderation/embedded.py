@@ -204,6 +204,12 @@ class EmbeddedRedis:
         self.stop()
         raise EmbeddedBrokerError(f"redis-server did not answer on port {self.port}")
 
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
         """Stop redis-server (its data goes with it)."""
         if self.proc is None or self.proc.poll() is not None:
