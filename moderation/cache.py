@@ -29,6 +29,10 @@ Tier = Literal["local", "redis"]
 # Writes waiting for Redis beyond this are dropped (and counted): a slow Redis
 # must not grow our memory.
 MAX_PENDING_WRITES = 1000
+# Redis calls in flight at once, over connections opened at start: a burst must not
+# open new connections inside a few-millisecond timeout (each would fail and open
+# the breaker); it queues for a warm connection instead.
+REDIS_CONNECTIONS = 8
 
 
 def cache_key(model_id: str, max_tokens: int, encoded: Encoded) -> str:
@@ -158,6 +162,7 @@ class VerdictCache:
         self.breaker = breaker or CircuitBreaker()
         self.stats = CacheStats()
         self._writes: set[asyncio.Task[None]] = set()
+        self._slots = asyncio.Semaphore(REDIS_CONNECTIONS)
 
     def key(self, encoded: Encoded) -> str:
         """The cache key of a tokenized message."""
@@ -187,7 +192,8 @@ class VerdictCache:
             return row, "local"
         if self.redis is not None and self.breaker.allow():
             try:
-                raw = await asyncio.wait_for(self.redis.get(self.prefix + key), self.timeout_s)
+                async with asyncio.timeout(self.timeout_s), self._slots:
+                    raw = await self.redis.get(self.prefix + key)
             except Exception as exc:  # timeouts, connection errors: all mean "miss"
                 self.breaker.failure()
                 self.stats.errors += 1
@@ -234,7 +240,7 @@ class VerdictCache:
         else:
             self.breaker.success()
 
-    async def connect(self, connections: int = 4, timeout_s: float = 2.0) -> bool:
+    async def connect(self, connections: int = REDIS_CONNECTIONS, timeout_s: float = 2.0) -> bool:
         """Open connections before traffic: a first call that must connect inside a
         few-millisecond timeout would otherwise count as a failure."""
         if self.redis is None:
@@ -249,9 +255,13 @@ class VerdictCache:
             return False
         return True
 
+    async def flush(self, timeout_s: float = 0.5) -> None:
+        """Wait (bounded) for background writes to land."""
+        if self._writes:
+            await asyncio.wait(set(self._writes), timeout=timeout_s)
+
     async def close(self) -> None:
         """Let pending writes finish briefly, then close the Redis client."""
-        if self._writes:
-            await asyncio.wait(set(self._writes), timeout=0.5)
+        await self.flush()
         if self.redis is not None:
             await self.redis.aclose()
