@@ -229,10 +229,9 @@ class VerdictCache:
 
     async def _write(self, key: str, value: bytes) -> None:
         try:
-            await asyncio.wait_for(
-                self.redis.set(key, value, ex=self.ttl_s),  # type: ignore[union-attr]
-                self.timeout_s * 4,
-            )
+            async with self._slots:  # background: waiting for a connection delays no verdict
+                async with asyncio.timeout(self.timeout_s * 4):
+                    await self.redis.set(key, value, ex=self.ttl_s)  # type: ignore[union-attr]
         except Exception as exc:
             self.breaker.failure()
             self.stats.errors += 1
