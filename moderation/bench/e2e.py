@@ -185,30 +185,44 @@ def held(step: Step, budget_ms: int) -> bool:
     )
 
 
+# (phase label, worker module argv, extra environment, run the fixed rates, run the ramp)
+PHASES: list[tuple[str, list[str], dict[str, str], bool, bool]] = [
+    ("floor (no model)", ["moderation.bench.echo_worker"], {}, True, False),
+    ("worker", ["moderation.cli", "worker"], {}, True, True),
+    (
+        "worker, spinning off",
+        ["moderation.cli", "worker"],
+        {"MODERATION_SPINNING": "false"},
+        True,
+        True,
+    ),
+    (
+        "worker, equal-length batching",
+        ["moderation.cli", "worker"],
+        {"MODERATION_SAME_LENGTH_BATCHING": "true"},
+        False,
+        True,
+    ),
+]
+
+
 async def run(ns: argparse.Namespace) -> dict[str, object]:
-    """All phases in one run against one embedded broker."""
+    """All phases in one run against one embedded broker, each on fresh topics."""
     texts = chat_messages(2000, ns.long_fraction, ns.seed)
     steps: list[Step] = []
     with EmbeddedBroker() as broker:
-        b = broker.bootstrap
-        async with Phase(b, ["moderation.bench.echo_worker"], {}, ns.budget_ms) as ph:
-            for rate in ns.rates:
-                steps.append(await ph.run_rate("floor (no model)", rate, ns.seconds, texts))
-                log.info("%s", steps[-1])
-        for label, batching in (
-            ("ramp, equal-length batching", "true"),
-            ("ramp, batch of one only", "false"),
-        ):
-            env = {"MODERATION_SAME_LENGTH_BATCHING": batching}
-            async with Phase(b, ["moderation.cli", "worker"], env, ns.budget_ms) as ph:
-                if batching == "true":
+        for label, argv, env, fixed, ramp in PHASES:
+            async with Phase(broker.bootstrap, argv, env, ns.budget_ms) as ph:
+                if fixed:
                     for rate in ns.rates:
-                        steps.append(await ph.run_rate("worker", rate, ns.seconds, texts))
+                        steps.append(await ph.run_rate(label, rate, ns.seconds, texts))
                         log.info("%s", steps[-1])
+                if not ramp:
+                    continue
                 failures = 0
                 rate = ns.ramp_start
                 while rate <= ns.ramp_max and failures < 2:
-                    s = await ph.run_rate(label, rate, ns.ramp_seconds, texts)
+                    s = await ph.run_rate(f"{label} (ramp)", rate, ns.ramp_seconds, texts)
                     steps.append(s)
                     log.info("%s", s)
                     failures = 0 if held(s, ns.budget_ms) else failures + 1
@@ -299,19 +313,12 @@ def _summary(steps: list[Step], ns: argparse.Namespace) -> str:
             f"overhead at p50 = {w.p50_ms:.1f} - {f.p50_ms:.1f} - {model_p50:.2f} = "
             f"{w.p50_ms - f.p50_ms - model_p50:.2f} ms."
         )
-    for phase in ("ramp, equal-length batching", "ramp, batch of one only"):
+    for label, *_ in PHASES[1:]:
         ok = [
-            s.rate
-            for s in steps
-            if s.phase in (phase, "worker")
-            and held(s, ns.budget_ms)
-            and (s.phase == phase or phase.endswith("batching"))
+            s.rate for s in steps if s.phase in (label, f"{label} (ramp)") and held(s, ns.budget_ms)
         ]
-        lines.append(
-            f"- Highest rate held ({phase}): {max(ok):.0f} msg/s"
-            if ok
-            else f"- {phase}: no rate held"
-        )
+        best = f"{max(ok):.0f} msg/s" if ok else "none"
+        lines.append(f"- Highest rate held, {label}: {best}")
     return "\n".join(lines)
 
 

@@ -43,3 +43,96 @@ def test_broken_toml_is_reported(tmp_path: Path) -> None:
     cfg.write_text("threads = [")
     with pytest.raises(ConfigError, match="not valid TOML"):
         Source({"MODERATION_CONFIG": str(cfg)})
+
+
+def test_worker_defaults_match_the_documented_contract() -> None:
+    from moderation.config import worker_settings
+
+    s = worker_settings(Source({}))
+    assert (s.input_topic, s.verdict_topic, s.dlq_topic, s.group_id) == (
+        "chat.messages",
+        "chat.verdicts",
+        "chat.messages.dlq",
+        "moderation",
+    )
+    assert s.kafka.bootstrap is None  # embedded default
+    assert s.fallback_decision == "allow" and s.budget_ms == 50
+    assert s.fetch_max_wait_ms > 0
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"MODERATION_KAFKA_BOOTSTRAP": "localhost"}, "'localhost' is not host:port"),
+        ({"MODERATION_KAFKA_BOOTSTRAP": "a:1,b:99999"}, "'b:99999' is not host:port"),
+        ({"MODERATION_INPUT_TOPIC": "bad topic!"}, "not a valid Kafka topic name"),
+        ({"MODERATION_VERDICT_TOPIC": "chat.messages"}, "must differ"),
+        ({"MODERATION_FALLBACK_DECISION": "block"}, "expected one of allow, nudge"),
+        ({"MODERATION_BUDGET_MS": "0"}, "MODERATION_BUDGET_MS=0"),
+        ({"MODERATION_FETCH_MAX_WAIT_MS": "0"}, "MODERATION_FETCH_MAX_WAIT_MS=0"),
+        ({"MODERATION_KAFKA_SECURITY_PROTOCOL": "TLS"}, "expected one of PLAINTEXT"),
+        ({"MODERATION_KAFKA_SECURITY_PROTOCOL": "SASL_SSL"}, "needs MODERATION_KAFKA_SASL"),
+        (
+            {
+                "MODERATION_KAFKA_SECURITY_PROTOCOL": "SASL_PLAINTEXT",
+                "MODERATION_KAFKA_SASL_MECHANISM": "GSSAPI",
+                "MODERATION_KAFKA_SASL_USERNAME": "u",
+                "MODERATION_KAFKA_SASL_PASSWORD": "p",
+            },
+            "expected one of PLAIN, SCRAM",
+        ),
+        ({"MODERATION_KAFKA_SSL_CAFILE": "/nonexistent.pem"}, "no such file"),
+    ],
+)
+def test_bad_worker_settings_name_the_variable(env: dict[str, str], message: str) -> None:
+    from moderation.config import worker_settings
+
+    with pytest.raises(ConfigError, match=message):
+        worker_settings(Source(env))
+
+
+def test_sasl_scram_passes_through_to_aiokafka() -> None:
+    from moderation.config import worker_settings
+
+    s = worker_settings(
+        Source(
+            {
+                "MODERATION_KAFKA_BOOTSTRAP": "k1:9093,k2:9093",
+                "MODERATION_KAFKA_SECURITY_PROTOCOL": "sasl_plaintext",
+                "MODERATION_KAFKA_SASL_MECHANISM": "scram-sha-512",
+                "MODERATION_KAFKA_SASL_USERNAME": "svc",
+                "MODERATION_KAFKA_SASL_PASSWORD": "pw",
+            }
+        )
+    )
+    assert s.kafka.bootstrap == "k1:9093,k2:9093"
+    assert s.kafka.client_kwargs() == {
+        "security_protocol": "SASL_PLAINTEXT",
+        "sasl_mechanism": "SCRAM-SHA-512",
+        "sasl_plain_username": "svc",
+        "sasl_plain_password": "pw",
+    }
+    assert "pw" not in repr(s)  # secrets stay out of logs
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"MODERATION_REDIS_URL": "http://x"}, "must start with redis://"),
+        ({"MODERATION_CACHE_NAMESPACE": "a b"}, "no spaces"),
+        ({"MODERATION_CACHE_TTL_S": "0"}, "MODERATION_CACHE_TTL_S=0"),
+        ({"MODERATION_CACHE_LOCAL_ENTRIES": "-1"}, "MODERATION_CACHE_LOCAL_ENTRIES=-1"),
+    ],
+)
+def test_bad_cache_settings_name_the_variable(env: dict[str, str], message: str) -> None:
+    from moderation.config import cache_settings
+
+    with pytest.raises(ConfigError, match=message):
+        cache_settings(Source(env))
+
+
+def test_redis_password_stays_out_of_repr() -> None:
+    from moderation.config import cache_settings
+
+    s = cache_settings(Source({"MODERATION_REDIS_URL": "redis://u:secret@h:6379/0"}))
+    assert s.redis_url and "secret" not in repr(s)
