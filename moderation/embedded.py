@@ -15,6 +15,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Self
 
 from moderation.config import KafkaSettings
 from moderation.errors import ModerationError
@@ -53,32 +54,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class EmbeddedBroker:
-    """A tansu process with in-memory storage, listening on loopback."""
+class LoopbackServer:
+    """A server process of ours on a free 127.0.0.1 port, started and stopped with us."""
+
+    name = "server"
 
     def __init__(self, port: int | None = None) -> None:
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
-    @property
-    def bootstrap(self) -> str:
-        """host:port to hand to Kafka clients."""
-        return f"127.0.0.1:{self.port}"
+    def command(self) -> list[str]:
+        """The argv that starts the server on ``self.port``."""
+        raise NotImplementedError
 
-    def start(self) -> EmbeddedBroker:
-        """Start the broker and wait until it accepts connections."""
-        url = f"tcp://127.0.0.1:{self.port}"
+    def answers(self) -> bool:
+        """Is it ready? By default: does the port accept a connection."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+            return True
+
+    def start(self) -> Self:
+        """Start the process and wait until it answers."""
         self.proc = subprocess.Popen(
-            [
-                str(tansu_binary()),
-                "broker",
-                "--listener-url",
-                url,
-                "--advertised-listener-url",
-                url,
-                "--storage-engine",
-                "memory://tansu/",
-            ],
+            self.command(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,
@@ -87,20 +84,23 @@ class EmbeddedBroker:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
-                raise EmbeddedBrokerError(f"tansu exited with {self.proc.returncode}: {err[-500:]}")
+                raise EmbeddedBrokerError(
+                    f"{self.name} exited with {self.proc.returncode}: {err[-500:]}"
+                )
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    log.info("embedded broker (tansu) listening on %s", self.bootstrap)
+                if self.answers():
+                    log.info("embedded %s listening on 127.0.0.1:%d", self.name, self.port)
                     return self
             except OSError:
-                time.sleep(0.05)
+                pass
+            time.sleep(0.05)
         self.stop()
         raise EmbeddedBrokerError(
-            f"tansu did not listen on {self.bootstrap} within {_READY_TIMEOUT_S:.0f} s"
+            f"{self.name} did not answer on 127.0.0.1:{self.port} within {_READY_TIMEOUT_S:.0f} s"
         )
 
     def stop(self) -> None:
-        """Terminate the broker (its in-memory data goes with it)."""
+        """Terminate the process (in-memory data goes with it)."""
         if self.proc is None or self.proc.poll() is not None:
             return
         self.proc.terminate()
@@ -110,11 +110,35 @@ class EmbeddedBroker:
             self.proc.kill()
             self.proc.wait(5)
 
-    def __enter__(self) -> EmbeddedBroker:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class EmbeddedBroker(LoopbackServer):
+    """tansu with in-memory storage."""
+
+    name = "broker (tansu)"
+
+    @property
+    def bootstrap(self) -> str:
+        """host:port to hand to Kafka clients."""
+        return f"127.0.0.1:{self.port}"
+
+    def command(self) -> list[str]:
+        url = f"tcp://127.0.0.1:{self.port}"
+        return [
+            str(tansu_binary()),
+            "broker",
+            "--listener-url",
+            url,
+            "--advertised-listener-url",
+            url,
+            "--storage-engine",
+            "memory://tansu/",
+        ]
 
 
 async def ensure_topics(kafka: KafkaSettings, topics: dict[str, int]) -> None:
@@ -156,67 +180,32 @@ def redis_binary() -> Path:
     )
 
 
-class EmbeddedRedis:
-    """A redis-server on a free loopback port, no persistence."""
+class EmbeddedRedis(LoopbackServer):
+    """redis-server with no persistence."""
 
-    def __init__(self, port: int | None = None) -> None:
-        self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+    name = "redis"
 
     @property
     def url(self) -> str:
         """redis:// URL for clients."""
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> EmbeddedRedis:
-        """Start redis-server and wait until it answers PING."""
-        self.proc = subprocess.Popen(
-            [
-                str(redis_binary()),
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + _READY_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise EmbeddedBrokerError(f"redis-server exited with {self.proc.returncode}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        log.info("embedded redis listening on %s", self.url)
-                        return self
-            except OSError:
-                pass
-            time.sleep(0.05)
-        self.stop()
-        raise EmbeddedBrokerError(f"redis-server did not answer on port {self.port}")
+    def command(self) -> list[str]:
+        return [
+            str(redis_binary()),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+        ]
 
-    def __enter__(self) -> EmbeddedRedis:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def stop(self) -> None:
-        """Stop redis-server (its data goes with it)."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+    def answers(self) -> bool:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")

@@ -24,7 +24,7 @@ import orjson
 
 from moderation.app import build_cache, load_classifier
 from moderation.bench.model import chat_messages
-from moderation.bench.stats import markdown_table, replace_section, summarize
+from moderation.bench.stats import markdown_table, summarize, write_docs_section
 from moderation.config import CacheSettings, ClassifierSettings, WorkerSettings
 from moderation.embedded import EmbeddedRedis
 from moderation.worker import Worker
@@ -252,12 +252,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     if ns.docs:
-        doc = ns.docs.read_text() if ns.docs.exists() else "# Benchmarks\n"
         body = (
             f"Command: `moderation bench cache`. `Worker.decide` in process (decode, "
             f"tokenize, cache, model on its thread, policy), embedded redis-server on "
             f"loopback, {ns.threads} inference threads, {ns.window} messages in flight for "
             f"throughput.\n\n{text}\n"
         )
-        ns.docs.write_text(replace_section(doc, "bench-cache", body))
+        write_docs_section(ns.docs, "bench-cache", body)
     return 0

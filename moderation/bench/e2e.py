@@ -28,7 +28,7 @@ import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 
 from moderation.bench.model import chat_messages
-from moderation.bench.stats import markdown_table, replace_section, summarize
+from moderation.bench.stats import markdown_table, summarize, write_docs_section
 from moderation.config import KafkaSettings
 from moderation.embedded import EmbeddedBroker, ensure_topics
 
@@ -286,7 +286,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     _plot(steps, ns.budget_ms, ns.out / "bench-e2e.png")
     if ns.docs:
-        doc = ns.docs.read_text() if ns.docs.exists() else "# Benchmarks\n"
         body = (
             f"Command: `moderation bench e2e`. Open-loop producer, verdict consumer and worker "
             f"process on one 2-core machine with the embedded tansu broker, "
@@ -295,8 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             f"arrival at the consumer. *held*: all answered, p99 within budget, at most 1% "
             f"fallback answers.\n\n{table}\n\n{summary}\n\n![e2e latency](bench-e2e.png)\n"
         )
-        ns.docs.write_text(replace_section(doc, "bench-e2e", body))
-        (ns.docs.parent / "bench-e2e.png").write_bytes((ns.out / "bench-e2e.png").read_bytes())
+        write_docs_section(ns.docs, "bench-e2e", body, ns.out / "bench-e2e.png")
     return 0
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from moderation.bench.stats import markdown_table, replace_section, summarize
+from moderation.bench.stats import markdown_table, summarize, write_docs_section
 from moderation.cpu import cpu_info
 
 log = logging.getLogger(__name__)
@@ -373,8 +373,5 @@ def main(argv: list[str] | None = None) -> int:
         + "\n\n![latency distributions](bench-model.png)\n"
     )
     if ns.docs:
-        ns.docs.parent.mkdir(parents=True, exist_ok=True)
-        doc = ns.docs.read_text() if ns.docs.exists() else "# Benchmarks\n"
-        ns.docs.write_text(replace_section(doc, "bench-model", body))
-        (ns.docs.parent / "bench-model.png").write_bytes((ns.out / "bench-model.png").read_bytes())
+        write_docs_section(ns.docs, "bench-model", body, ns.out / "bench-model.png")
     return 0

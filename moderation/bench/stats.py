@@ -1,8 +1,10 @@
-"""Latency summaries shared by the benchmarks."""
+"""Latency summaries and report writing shared by the benchmarks."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -36,3 +38,12 @@ def replace_section(doc: str, marker: str, body: str) -> str:
         _, _, tail = rest.partition(end)
         return head + block + tail
     return doc.rstrip() + "\n\n" + block + "\n"
+
+
+def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = None) -> None:
+    """Put ``body`` into its marked section of the docs page, with its plot beside it."""
+    docs.parent.mkdir(parents=True, exist_ok=True)
+    doc = docs.read_text() if docs.exists() else "# Benchmarks\n"
+    docs.write_text(replace_section(doc, marker, body))
+    if png is not None:
+        shutil.copyfile(png, docs.parent / png.name)
