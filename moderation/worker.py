@@ -189,28 +189,24 @@ class Worker:
 
     async def _consume(self) -> None:
         assert self._consumer is not None
-        stop_wait = asyncio.ensure_future(self._stopping.wait())
-        try:
-            while not self._stopping.is_set():
-                try:
-                    batches = await self._consumer.getmany(
-                        timeout_ms=_POLL_TIMEOUT_MS, max_records=self.settings.max_in_flight
-                    )
-                except KafkaError as exc:
-                    log.warning("fetch failed, retrying: %s", exc)
-                    await asyncio.sleep(0.5)
-                    continue
-                for tp, records in batches.items():
-                    for record in records:
-                        # Backpressure: with max_in_flight taken, stop fetching and let
-                        # the backlog wait in Kafka, where it is safe.
-                        await self._slots.acquire()
-                        self.tracker.begin(tp, record.offset)
-                        task = asyncio.create_task(self._handle(tp, record))
-                        self._tasks.add(task)
-                        task.add_done_callback(self._task_done)
-        finally:
-            stop_wait.cancel()
+        while not self._stopping.is_set():
+            try:
+                batches = await self._consumer.getmany(
+                    timeout_ms=_POLL_TIMEOUT_MS, max_records=self.settings.max_in_flight
+                )
+            except KafkaError as exc:
+                log.warning("fetch failed, retrying: %s", exc)
+                await asyncio.sleep(0.5)
+                continue
+            for tp, records in batches.items():
+                for record in records:
+                    # Backpressure: with max_in_flight taken, stop fetching and let
+                    # the backlog wait in Kafka, where it is safe.
+                    await self._slots.acquire()
+                    self.tracker.begin(tp, record.offset)
+                    task = asyncio.create_task(self._handle(tp, record))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._task_done)
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
