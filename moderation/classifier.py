@@ -97,7 +97,17 @@ def session_threads(requested: int) -> int:
     return max(1, requested)
 
 
-def make_session(path: Path, threads: int, spinning: bool) -> Any:
+# ORT fuses Add + LayerNormalization into SkipLayerNormalization at load; on this
+# CPU kernel that costs ~7x the separate ops for a chat message (docs/benchmarks.md).
+DISABLED_OPTIMIZERS = ("SkipLayerNormFusion",)
+
+
+def make_session(
+    path: Path,
+    threads: int,
+    spinning: bool,
+    disabled_optimizers: tuple[str, ...] = DISABLED_OPTIMIZERS,
+) -> Any:
     """An ONNX Runtime CPU session tuned for batch-of-one latency."""
     import onnxruntime as ort
 
@@ -110,7 +120,12 @@ def make_session(path: Path, threads: int, spinning: bool) -> Any:
     so.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     so.add_session_config_entry("session.inter_op.allow_spinning", "0")
     try:
-        return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(
+            str(path),
+            so,
+            providers=["CPUExecutionProvider"],
+            disabled_optimizers=list(disabled_optimizers),
+        )
     except Exception as exc:  # ORT raises its own hierarchy; name the file
         raise ModelLoadError(f"{path}: ONNX Runtime cannot load it: {exc}") from exc
 

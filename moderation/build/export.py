@@ -81,14 +81,24 @@ def export_onnx(model: Any, path: Path) -> None:
         )
 
 
-def optimize(src: Path, dst: Path, num_heads: int, hidden_size: int) -> dict[str, int]:
-    """Apply ONNX Runtime's transformer fusions; return the fused op counts."""
+def optimize(
+    src: Path, dst: Path, num_heads: int, hidden_size: int, skip_layer_norm: bool = False
+) -> dict[str, int]:
+    """Apply ONNX Runtime's transformer fusions; return the fused op counts.
+
+    ``skip_layer_norm=True`` is the optimizer's stock recipe, kept for the benchmark.
+    """
     from onnxruntime.transformers import optimizer
     from onnxruntime.transformers.fusion_options import FusionOptions
 
     options = FusionOptions("bert")
     # Keep the fused graph portable: no tanh GELU approximation (changes scores).
     options.enable_gelu_approximation = False
+    # Residual adds stay apart from their LayerNorms: ORT's CPU SkipLayerNormalization
+    # kernel took ~28 us per node at 12x384 where Add + LayerNormalization take ~4 us
+    # (docs/benchmarks.md); the session must not re-fuse them either (classifier.py).
+    options.enable_skip_layer_norm = skip_layer_norm
+    options.enable_bias_skip_layer_norm = skip_layer_norm
     opt = optimizer.optimize_model(
         str(src),
         model_type="bert",
@@ -99,11 +109,9 @@ def optimize(src: Path, dst: Path, num_heads: int, hidden_size: int) -> dict[str
     )
     opt.save_model_to_file(str(dst))
     counts = dict(Counter(n.op_type for n in opt.model.graph.node))
-    for op in ("Attention", "SkipLayerNormalization", "BiasGelu"):
+    for op in ("Attention", "EmbedLayerNormalization", "LayerNormalization", "BiasGelu"):
         if counts.get(op, 0) == 0:
             raise ExportError(f"optimizer fused no {op}: export pattern not recognised ({counts})")
-    if counts.get("EmbedLayerNormalization", 0) == 0 and counts.get("LayerNormalization", 0) == 0:
-        raise ExportError(f"no embedding LayerNorm after optimizing ({counts})")
     return counts
 
 

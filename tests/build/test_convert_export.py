@@ -82,7 +82,8 @@ def test_export_command_builds_a_fused_int8_model(user_checkpoint: Path, tmp_pat
     import onnx
 
     ops = {n.op_type for n in onnx.load(str(out / "model.onnx")).graph.node}
-    assert {"QAttention", "SkipLayerNormalization", "BiasGelu", "MatMulInteger"} <= ops
+    assert {"QAttention", "LayerNormalization", "BiasGelu", "MatMulInteger"} <= ops
+    assert "SkipLayerNormalization" not in ops  # measured slower on CPU; kept apart
 
     clf = Classifier(ClassifierSettings(model_dir=out, threads=1))
     assert clf.labels == ("ok", "toxic")
