@@ -37,9 +37,11 @@ class ClassifierSettings:
     model_dir: Path = field(default_factory=default_model_dir)
     threads: int = DEFAULT_THREADS
     max_tokens: int = DEFAULT_MAX_TOKENS
-    # Spinning intra-op threads trade idle CPU for ~0.1 ms less wake-up latency;
-    # chosen by `moderation bench model` (see docs/benchmarks.md).
-    spinning: bool = True
+    # Off, by measurement: spinning intra-op threads make the model alone ~0.2 ms
+    # faster, but inside the worker they take the cores the event loop, the client
+    # and the broker need; `moderation bench e2e` held 400 msg/s with spinning off
+    # against 300 with it on (docs/benchmarks.md).
+    spinning: bool = False
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)
 

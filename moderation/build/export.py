@@ -109,7 +109,8 @@ def optimize(
     )
     opt.save_model_to_file(str(dst))
     counts = dict(Counter(n.op_type for n in opt.model.graph.node))
-    for op in ("Attention", "EmbedLayerNormalization", "LayerNormalization", "BiasGelu"):
+    norm = "SkipLayerNormalization" if skip_layer_norm else "LayerNormalization"
+    for op in ("Attention", "EmbedLayerNormalization", norm, "BiasGelu"):
         if counts.get(op, 0) == 0:
             raise ExportError(f"optimizer fused no {op}: export pattern not recognised ({counts})")
     return counts
