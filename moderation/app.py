@@ -20,6 +20,7 @@ from moderation.config import (
     classifier_settings,
 )
 from moderation.config import worker_settings as read_worker_settings
+from moderation.cpu import cpu_info
 from moderation.embedded import EmbeddedBroker, EmbeddedRedis, ensure_topics
 from moderation.policy import Policy
 from moderation.worker import Worker
@@ -29,6 +30,16 @@ log = logging.getLogger(__name__)
 
 def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
     """The model and its decision policy (card thresholds plus configured overrides)."""
+    cpu = cpu_info()
+    log.info(
+        "cpu: %s; %d usable cores; AVX-512 %s; VNNI %s",
+        cpu.model_name,
+        cpu.usable_cores,
+        cpu.avx512,
+        cpu.vnni,
+    )
+    if not cpu.vnni:
+        log.warning("no AVX-512 VNNI: int8 inference runs on a slower path on this CPU")
     classifier = Classifier(settings)
     policy = Policy.for_model(
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds

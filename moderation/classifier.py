@@ -86,7 +86,7 @@ def session_threads(requested: int) -> int:
     """Intra-op threads: as requested, but never more than the cores we may use."""
     cores = usable_cores()
     if requested > cores:
-        log.warning(
+        log.info(
             "asked for %d inference threads but this process may use %d cores; using %d "
             "(more threads than cores only adds contention)",
             requested,

@@ -120,7 +120,7 @@ def test_threads_are_clamped_to_usable_cores(caplog: pytest.LogCaptureFixture) -
     import os
 
     cores = len(os.sched_getaffinity(0))
-    with caplog.at_level(logging.WARNING):
+    with caplog.at_level(logging.INFO):
         c = Classifier(ClassifierSettings(threads=cores + 2))
     assert c.threads == cores
     assert f"using {cores}" in caplog.text
