@@ -9,6 +9,7 @@ so a crash redelivers and never skips: at-least-once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -134,9 +135,13 @@ class Worker:
         self.engine.start()
         if self.cache is not None:
             await self.cache.connect()
-        await self._producer.start()
         try:
-            await self._consumer.start()
+            # A broker that is not up yet (a deploy racing Kafka) is waited for, not
+            # fatal; a stop request ends the wait.
+            if not await self._start_with_retry(self._producer.start, "producer"):
+                return
+            if not await self._start_with_retry(self._consumer.start, "consumer"):
+                return
             self._consumer.subscribe([s.input_topic], listener=_Rebalance(self))
             committer = asyncio.create_task(self._commit_loop(), name="committer")
             try:
@@ -146,6 +151,22 @@ class Worker:
                 await self._drain()
         finally:
             await self._close()
+
+    async def _start_with_retry(self, start: Any, what: str) -> bool:
+        """Call a client's ``start`` until it connects; False if a stop came first."""
+        delay = _RETRY_FIRST_S
+        while not self._stopping.is_set():
+            try:
+                await start()
+                return True
+            except KafkaError as exc:
+                log.warning(
+                    "kafka %s cannot connect yet (%s); retrying in %.1f s", what, exc, delay
+                )
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), delay)
+                delay = min(_RETRY_MAX_S, delay * 2)
+        return False
 
     async def _drain(self) -> None:
         """Finish what is in flight (bounded), flush, commit."""

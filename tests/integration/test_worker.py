@@ -244,3 +244,57 @@ def test_sigterm_drains_commits_and_exits_in_grace(topics: Topics, spawn: Any) -
     assert max(seen.values()) == 1, "graceful shutdown lost its commit: verdicts repeated"
     second.signal(signal.SIGTERM)
     assert second.wait(20) == 0
+
+
+def test_worker_waits_for_a_broker_that_comes_up_late(model: Any) -> None:
+    from moderation.config import KafkaSettings
+    from moderation.embedded import EmbeddedBroker, ensure_topics, free_port
+
+    port = free_port()
+    kafka = KafkaSettings(bootstrap=f"127.0.0.1:{port}")
+    settings = WorkerSettings(
+        kafka=kafka,
+        input_topic="late-in",
+        verdict_topic="late-out",
+        dlq_topic="late-dlq",
+        group_id="late",
+        session_timeout_ms=6000,
+        budget_ms=20_000,
+    )
+
+    async def scenario() -> list[Any]:
+        worker = Worker(settings, *model)
+        task = asyncio.create_task(worker.run())
+        await asyncio.sleep(2.0)  # the worker starts first and must keep trying
+        assert not task.done()
+        broker = EmbeddedBroker(port=port).start()
+        try:
+            await ensure_topics(kafka, {"late-in": 2, "late-out": 2, "late-dlq": 1})
+            await produce(kafka.bootstrap, "late-in", [(message("late-1", "hello"), None, [])])
+            out = await read(kafka.bootstrap, "late-out", 1, 60)
+            worker.request_stop()
+            await asyncio.wait_for(task, 30)
+            return out
+        finally:
+            broker.stop()
+
+    out = asyncio.run(scenario())
+    assert [o.json()["message_id"] for o in out] == ["late-1"]
+
+
+def test_stop_while_waiting_for_a_broker_returns_promptly(model: Any) -> None:
+    from moderation.config import KafkaSettings
+    from moderation.embedded import free_port
+
+    settings = WorkerSettings(kafka=KafkaSettings(bootstrap=f"127.0.0.1:{free_port()}"))
+
+    async def scenario() -> float:
+        worker = Worker(settings, *model)
+        task = asyncio.create_task(worker.run())
+        await asyncio.sleep(1.0)
+        started = time.monotonic()
+        worker.request_stop()
+        await asyncio.wait_for(task, 15)
+        return time.monotonic() - started
+
+    assert asyncio.run(scenario()) < 10
