@@ -9,6 +9,7 @@ import signal
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
+from moderation import metrics
 from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import (
@@ -22,6 +23,7 @@ from moderation.config import (
 from moderation.config import worker_settings as read_worker_settings
 from moderation.cpu import cpu_info
 from moderation.embedded import EmbeddedBroker, EmbeddedRedis, ensure_topics
+from moderation.health import HealthServer
 from moderation.policy import Policy
 from moderation.worker import Worker
 
@@ -41,6 +43,22 @@ def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
     if not cpu.vnni:
         log.warning("no AVX-512 VNNI: int8 inference runs on a slower path on this CPU")
     classifier = Classifier(settings)
+    metrics.CPU_INFO.info(
+        {
+            "model": cpu.model_name,
+            "avx512": str(cpu.avx512).lower(),
+            "vnni": str(cpu.vnni).lower(),
+            "usable_cores": str(cpu.usable_cores),
+        }
+    )
+    metrics.MODEL_INFO.info(
+        {
+            "id": classifier.model_id,
+            "quantization": str(classifier.manifest.get("quantization", "")),
+            "threads": str(classifier.threads),
+            "max_tokens": str(classifier.max_tokens),
+        }
+    )
     policy = Policy.for_model(
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
@@ -118,6 +136,9 @@ async def serve(embedded: bool = False) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, worker.request_stop)
+        health = None
+        if s.metrics_port:
+            health = await HealthServer(lambda: worker.ready, port=s.metrics_port).start()
         log.info(
             "worker consuming %s at %s (group %s, budget %d ms, fallback %s, cache %s)",
             s.input_topic,
@@ -127,4 +148,8 @@ async def serve(embedded: bool = False) -> None:
             s.fallback_decision,
             "off" if not c.enabled else ("local+redis" if c.redis_url else "local"),
         )
-        await worker.run()
+        try:
+            await worker.run()
+        finally:
+            if health is not None:
+                await health.close()

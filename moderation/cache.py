@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 import orjson
 
+from moderation import metrics
 from moderation.classifier import Encoded
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,7 @@ class CircuitBreaker:
         """A call worked: close."""
         if self.state != "closed":
             log.info("redis circuit breaker closed")
+            metrics.BREAKER_OPEN.set(0)
         self.state = "closed"
         self._failures = 0
         self._probing = False
@@ -118,6 +120,7 @@ class CircuitBreaker:
         if self.state == "half_open" or self._failures >= self.failures_to_open:
             if self.state != "open":
                 self.opened_count += 1
+                metrics.BREAKER_OPEN.set(1)
                 log.warning("redis circuit breaker open after %d failures", self._failures)
             self.state = "open"
             self._opened_at = time.monotonic() if now is None else now
@@ -181,33 +184,48 @@ class VerdictCache:
         except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             self.stats.malformed += 1
             self.stats.errors += 1
+            metrics.ERRORS.labels("cache_malformed").inc()
             log.warning("malformed cached value ignored: %s", exc)
             return None
 
     async def get(self, key: str) -> tuple[np.ndarray, Tier] | None:
         """Scores and the tier that had them, or None on a miss (or any Redis trouble)."""
+        start = time.perf_counter()
+        found = await self._lookup(key)
+        result = found[1] if found is not None else "miss"
+        metrics.CACHE_LOOKUP.labels(result).observe(time.perf_counter() - start)
+        if found is None:
+            self.stats.misses += 1
+            metrics.CACHE_MISSES.inc()
+        else:
+            metrics.CACHE_HITS.labels(found[1]).inc()
+        return found
+
+    async def _lookup(self, key: str) -> tuple[np.ndarray, Tier] | None:
         row = self.local.get(key)
         if row is not None:
             self.stats.hits_local += 1
             return row, "local"
-        if self.redis is not None and self.breaker.allow():
-            try:
-                async with asyncio.timeout(self.timeout_s), self._slots:
-                    raw = await self.redis.get(self.prefix + key)
-            except Exception as exc:  # timeouts, connection errors: all mean "miss"
-                self.breaker.failure()
-                self.stats.errors += 1
-                log.debug("redis get failed: %r", exc)
-            else:
-                self.breaker.success()
-                if raw is not None:
-                    row = self._decode(raw)
-                    if row is not None:
-                        self.local.put(key, row)
-                        self.stats.hits_redis += 1
-                        return row, "redis"
-        self.stats.misses += 1
-        return None
+        if self.redis is None or not self.breaker.allow():
+            return None
+        try:
+            async with asyncio.timeout(self.timeout_s), self._slots:
+                raw = await self.redis.get(self.prefix + key)
+        except Exception as exc:  # timeouts, connection errors: all mean "miss"
+            self.breaker.failure()
+            self.stats.errors += 1
+            metrics.ERRORS.labels("redis").inc()
+            log.debug("redis get failed: %r", exc)
+            return None
+        self.breaker.success()
+        if raw is None:
+            return None
+        row = self._decode(raw)
+        if row is None:
+            return None
+        self.local.put(key, row)
+        self.stats.hits_redis += 1
+        return row, "redis"
 
     def put(self, key: str, row: np.ndarray) -> None:
         """Remember fresh scores: local now, Redis in the background (never awaited)."""
@@ -235,6 +253,7 @@ class VerdictCache:
         except Exception as exc:
             self.breaker.failure()
             self.stats.errors += 1
+            metrics.ERRORS.labels("redis").inc()
             log.debug("redis set failed: %r", exc)
         else:
             self.breaker.success()

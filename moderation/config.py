@@ -208,6 +208,8 @@ class WorkerSettings:
     # message's scores would depend on its neighbours (docs/benchmarks.md).
     same_length_batching: bool = False
     embedded_partitions: int = 4
+    # /metrics, /healthz, /readyz; 0 turns the endpoint off.
+    metrics_port: int = 9108
 
 
 def _choice(src: Source, name: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -300,6 +302,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         session_timeout_ms=src.integer("SESSION_TIMEOUT_MS", 10_000, 1_000, 300_000),
         same_length_batching=src.boolean("SAME_LENGTH_BATCHING", d.same_length_batching),
         embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
+        metrics_port=src.integer("METRICS_PORT", d.metrics_port, 0, 65535),
     )
     if len({s.input_topic, s.verdict_topic, s.dlq_topic}) < 3:
         raise ConfigError("MODERATION_INPUT_TOPIC, _VERDICT_TOPIC and _DLQ_TOPIC must differ")

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from moderation import metrics
 from moderation.classifier import Classifier, Encoded
 
 log = logging.getLogger(__name__)
@@ -187,6 +188,10 @@ class InferenceEngine:
                     self._resolve(job, None, exc)
                 continue
             elapsed = time.perf_counter() - start
+            metrics.INFERENCE.observe(elapsed)
+            now = time.monotonic()
+            for job in run:
+                metrics.QUEUE_WAIT.observe(max(0.0, now - elapsed - job.enqueued))
             if len(run) == 1:
                 self.times.observe(run[0].encoded.tokens, elapsed)
             self.batches_run += 1

@@ -46,6 +46,13 @@ class OffsetTracker(Generic[P]):
             return len(p.in_flight) if p else 0
         return sum(len(p.in_flight) for p in self._parts.values())
 
+    def position(self, partition: P) -> int | None:
+        """Where a commit now would put the partition (None before any record)."""
+        p = self._parts.get(partition)
+        if p is None or p.next_offset is None:
+            return None
+        return min(p.in_flight) if p.in_flight else p.next_offset
+
     def committable(self) -> dict[P, int]:
         """Partitions whose commit position moved since the last ``mark_committed``."""
         out = {}

@@ -20,6 +20,7 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListen
 from aiokafka.errors import KafkaError
 from aiokafka.structs import OffsetAndMetadata, TopicPartition
 
+from moderation import metrics
 from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import WorkerSettings
@@ -225,12 +226,14 @@ class Worker:
                     # the backlog wait in Kafka, where it is safe.
                     await self._slots.acquire()
                     self.tracker.begin(tp, record.offset)
+                    metrics.IN_FLIGHT.inc()
                     task = asyncio.create_task(self._handle(tp, record))
                     self._tasks.add(task)
                     task.add_done_callback(self._task_done)
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
+        metrics.IN_FLIGHT.dec()
         self._slots.release()
         if not task.cancelled() and task.exception() is not None:
             log.error("message task failed", exc_info=task.exception())
@@ -264,9 +267,22 @@ class Worker:
                 )
             )
         await asyncio.gather(*sends)
-        self.verdicts_sent += outcome.verdict is not None
-        self.dead_letters_sent += outcome.dead_letter is not None
         self.tracker.finish(tp, record.offset)
+        self._count(outcome)
+
+    def _count(self, outcome: Outcome) -> None:
+        v, dead = outcome.verdict, outcome.dead_letter
+        if v is not None:
+            self.verdicts_sent += 1
+            metrics.VERDICTS.labels(v.decision, v.reason).inc()
+            metrics.VERDICT_LATENCY.observe(v.latency_ms / 1000)
+            if v.reason == "budget_exceeded":
+                metrics.BUDGET_EXCEEDED.inc()
+        if dead is not None:
+            self.dead_letters_sent += 1
+            metrics.DEAD_LETTERS.labels(dead.kind).inc()
+            if dead.kind in ("inference_error", "internal_error"):
+                metrics.ERRORS.labels(dead.kind).inc()
 
     # -- deciding --------------------------------------------------------------------
 
@@ -329,6 +345,7 @@ class Worker:
             return Outcome(
                 self._verdict(msg.id, t0_ms, "budget_exceeded", self.fallback, conversation_id=conv)
             )
+        tokenize_start = time.perf_counter()
         try:
             encoded = self.classifier.encode(msg.text)
         except InvalidTextError as exc:
@@ -344,6 +361,7 @@ class Worker:
                 ),
                 bad,
             )
+        metrics.TOKENIZE.observe(time.perf_counter() - tokenize_start)
         key = self.cache.key(encoded) if self.cache is not None else None
         if key is not None:
             hit = await self.cache.get(key)  # type: ignore[union-attr]
@@ -433,6 +451,19 @@ class Worker:
             log.warning("commit failed (will retry with the next one): %s", exc)
             return
         self.tracker.mark_committed(positions)
+        self._report_lag()
+
+    def _report_lag(self) -> None:
+        """Records behind each assigned partition's end, from the last fetch's high water."""
+        if self._consumer is None:
+            return
+        for tp in self.assigned:
+            high = self._consumer.highwater(tp)
+            position = self.tracker.position(tp)
+            if high is not None and position is not None:
+                metrics.CONSUMER_LAG.labels(tp.topic, str(tp.partition)).set(
+                    max(0, high - position)
+                )
 
     async def on_revoked(self, revoked: set[TopicPartition]) -> None:
         """Before partitions go: finish their in-flight messages (bounded) and commit."""

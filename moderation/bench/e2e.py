@@ -87,6 +87,7 @@ class Phase:
             "MODERATION_SESSION_TIMEOUT_MS": "6000",
             "MODERATION_BUDGET_MS": str(self.budget_ms),
             "MODERATION_FETCH_MAX_WAIT_MS": str(FETCH_MAX_WAIT_MS),
+            "MODERATION_METRICS_PORT": "0",
             **self.extra_env,
         }
         self.proc = subprocess.Popen(

@@ -67,6 +67,8 @@ class Topics:
             "MODERATION_GROUP_ID": self.group,
             "MODERATION_SESSION_TIMEOUT_MS": str(SESSION_TIMEOUT_MS),
             "MODERATION_THREADS": "1",
+            # Several workers share this machine: no fixed metrics port for them.
+            "MODERATION_METRICS_PORT": "0",
             "MODERATION_BUDGET_MS": str(FUNCTIONAL_BUDGET_MS),
             **extra,
         }
