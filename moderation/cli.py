@@ -119,6 +119,10 @@ def cmd_bench(ns: argparse.Namespace) -> int:
         from moderation.bench.model import main as bench_model
 
         return bench_model(ns.rest)
+    if ns.suite == "prometheus":
+        from moderation.bench.promagree import main as bench_prometheus
+
+        return bench_prometheus(ns.rest)
     if ns.suite == "cache":
         from moderation.bench.cache import main as bench_cache
 
@@ -184,7 +188,7 @@ def parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_demo)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
-    bench.add_argument("suite", choices=["model", "e2e", "cache"])
+    bench.add_argument("suite", choices=["model", "e2e", "cache", "prometheus"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     bench.set_defaults(func=cmd_bench)
     return p
@@ -193,14 +197,17 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script."""
     ns = parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.DEBUG if ns.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-        stream=sys.stderr,
-    )
-    if not ns.verbose:
-        # aiokafka narrates every group join at INFO; keep its warnings and errors.
-        logging.getLogger("aiokafka").setLevel(logging.WARNING)
+    import os
+
+    from moderation.logs import configure
+
+    # JSON for machines (a worker's stderr is collected), text at a terminal.
+    default_fmt = "text" if sys.stderr.isatty() else "json"
+    fmt = os.environ.get("MODERATION_LOG_FORMAT", default_fmt).strip().lower()
+    if fmt not in ("json", "text"):
+        print(f"MODERATION_LOG_FORMAT={fmt!r}: expected json or text", file=sys.stderr)
+        return EXIT_USAGE
+    configure(logging.DEBUG if ns.verbose else logging.INFO, fmt)
     try:
         return int(ns.func(ns))
     except ModerationError as exc:

@@ -210,6 +210,8 @@ class WorkerSettings:
     embedded_partitions: int = 4
     # /metrics, /healthz, /readyz; 0 turns the endpoint off.
     metrics_port: int = 9108
+    # Chat text is user data: logged with each verdict only when an operator asks.
+    log_text: bool = False
 
 
 def _choice(src: Source, name: str, default: str, allowed: tuple[str, ...]) -> str:
@@ -303,6 +305,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         same_length_batching=src.boolean("SAME_LENGTH_BATCHING", d.same_length_batching),
         embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
         metrics_port=src.integer("METRICS_PORT", d.metrics_port, 0, 65535),
+        log_text=src.boolean("LOG_TEXT", d.log_text),
     )
     if len({s.input_topic, s.verdict_topic, s.dlq_topic}) < 3:
         raise ConfigError("MODERATION_INPUT_TOPIC, _VERDICT_TOPIC and _DLQ_TOPIC must differ")

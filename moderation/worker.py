@@ -50,6 +50,7 @@ class Outcome:
 
     verdict: Verdict | None
     dead_letter: InvalidRecord | None = None
+    text: str | None = None  # kept only for MODERATION_LOG_TEXT
 
 
 def _header(headers: Headers | None, name: str) -> bytes | None:
@@ -274,6 +275,16 @@ class Worker:
         v, dead = outcome.verdict, outcome.dead_letter
         if v is not None:
             self.verdicts_sent += 1
+            if self.settings.log_text and outcome.text is not None:
+                log.info(
+                    "verdict",
+                    extra={
+                        "message_id": v.message_id,
+                        "decision": v.decision,
+                        "reason": v.reason,
+                        "text": outcome.text,
+                    },
+                )
             metrics.VERDICTS.labels(v.decision, v.reason).inc()
             metrics.VERDICT_LATENCY.observe(v.latency_ms / 1000)
             if v.reason == "budget_exceeded":
@@ -377,7 +388,8 @@ class Worker:
                         scores,
                         conversation_id=conv,
                         cache=hit[1],
-                    )
+                    ),
+                    text=msg.text if self.settings.log_text else None,
                 )
         try:
             out = await self.engine.score(encoded, time.monotonic() + remaining_s)
@@ -405,7 +417,8 @@ class Worker:
         return Outcome(
             self._verdict(
                 msg.id, t0_ms, "model", self.policy.decide(scores), scores, conversation_id=conv
-            )
+            ),
+            text=msg.text if self.settings.log_text else None,
         )
 
     # -- producing and committing ------------------------------------------------------

@@ -130,6 +130,9 @@ class Phase:
         prefix = uuid.uuid4().hex[:6]
         sent_at: dict[str, float] = {}
         latencies: dict[str, float] = {}
+        # What the worker itself stamped on each verdict (sent_at to verdict), kept for
+        # comparison with its Prometheus histogram.
+        self.worker_latencies_ms: list[float] = []
         fallback = 0
         done = asyncio.Event()
 
@@ -144,6 +147,7 @@ class Phase:
                         mid = v["message_id"]
                         if mid in sent_at and mid not in latencies:
                             latencies[mid] = now - sent_at[mid]
+                            self.worker_latencies_ms.append(float(v["latency_ms"]))
                             fallback += v["reason"] not in ("model", "cache")
                 if len(latencies) == n:
                     done.set()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import time
 from collections import Counter
@@ -48,7 +49,11 @@ async def running(
         await asyncio.wait_for(task, 30)
 
 
-def test_verdicts_carry_keys_and_correlation_ids(topics: Topics, model: Any) -> None:
+def test_verdicts_carry_keys_and_correlation_ids(
+    topics: Topics, model: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    caplog.set_level(logging.DEBUG, logger="moderation")
     texts = [
         "see you at practice tomorrow!",
         "you are a worthless idiot",
@@ -74,6 +79,7 @@ def test_verdicts_carry_keys_and_correlation_ids(topics: Topics, model: Any) -> 
             return await read(topics.bootstrap, topics.verdicts, len(texts), 30)
 
     out = asyncio.run(scenario())
+    assert "worthless" not in caplog.text  # chat text is not logged by default
     by_id = {o.json()["message_id"]: o for o in out}
     assert set(by_id) == {f"m{i}" for i in range(len(texts))}
     for i, text in enumerate(texts):
