@@ -39,8 +39,8 @@ class ClassifierSettings:
     max_tokens: int = DEFAULT_MAX_TOKENS
     # Off, by measurement: spinning intra-op threads make the model alone ~0.2 ms
     # faster, but inside the worker they take the cores the event loop, the client
-    # and the broker need; `moderation bench e2e` held 400 msg/s with spinning off
-    # against 300 with it on (docs/benchmarks.md).
+    # and the broker need; in every `moderation bench e2e` run, p99 at 100 and 200
+    # msg/s was lower with spinning off (docs/benchmarks.md).
     spinning: bool = False
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)

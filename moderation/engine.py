@@ -26,8 +26,8 @@ from moderation.classifier import Classifier, Encoded
 
 log = logging.getLogger(__name__)
 
-# At most this many equal-length messages in one run: beyond it, the batch's
-# own latency grows faster than the throughput it buys (docs/benchmarks.md).
+# At most this many equal-length messages in one run (batching is off by default),
+# so that one batch cannot hold the model long while other deadlines run out.
 MAX_BATCH = 8
 # Smoothing of the per-length service-time estimate.
 _EWMA = 0.2
