@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from moderation.classifier import Classifier, Encoded, load_manifest
 from moderation.config import ClassifierSettings, default_model_dir
@@ -157,3 +159,16 @@ def test_missing_model_files_are_named(tmp_path: Path) -> None:
 
 def test_encoded_tokens_property() -> None:
     assert Encoded(np.array([101, 7, 102]), False).tokens == 3
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.text(max_size=400))
+def test_any_text_gets_scores_or_the_empty_error(classifier: Classifier, text: str) -> None:
+    try:
+        result = classifier.classify(text)
+    except EmptyTextError:
+        return
+    assert 3 <= result.tokens <= classifier.max_tokens
+    assert all(0.0 <= v <= 1.0 for v in result.scores.values())
