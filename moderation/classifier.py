@@ -196,21 +196,20 @@ class Classifier:
             return z / z.sum(axis=-1, keepdims=True)
         return 1.0 / (1.0 + np.exp(-logits))
 
+    def _infer(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """One session run on a (batch, tokens) tensor; a score row per message."""
+        logits = self._session.run([self._output], {"input_ids": ids, "attention_mask": mask})[0]
+        return self._activate(logits)
+
     def scores(self, encoded: Encoded) -> np.ndarray:
-        """Scores for one message: a (1, tokens) tensor, no padding, no mask work."""
+        """Scores for one message: a (1, tokens) tensor, no padding."""
         ids = encoded.ids[None, :]
-        logits = self._session.run(
-            [self._output], {"input_ids": ids, "attention_mask": np.ones_like(ids)}
-        )[0]
-        return self._activate(logits[0])
+        return self._infer(ids, np.ones_like(ids))[0]
 
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of equal token count, stacked without any padding."""
         ids = np.stack([e.ids for e in batch])
-        logits = self._session.run(
-            [self._output], {"input_ids": ids, "attention_mask": np.ones_like(ids)}
-        )[0]
-        return self._activate(logits)
+        return self._infer(ids, np.ones_like(ids))
 
     def scores_padded(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of any lengths, padded to the longest (throughput mode)."""
@@ -220,8 +219,7 @@ class Classifier:
         for row, e in enumerate(batch):
             ids[row, : e.tokens] = e.ids
             mask[row, : e.tokens] = 1
-        logits = self._session.run([self._output], {"input_ids": ids, "attention_mask": mask})[0]
-        return self._activate(logits)
+        return self._infer(ids, mask)
 
     def label_scores(self, row: np.ndarray) -> dict[str, float]:
         """A score row as a label-to-float mapping."""

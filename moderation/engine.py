@@ -133,11 +133,6 @@ class InferenceEngine:
         if self._thread.is_alive():
             self._thread.join(timeout)
 
-    @property
-    def queued(self) -> int:
-        """Messages waiting for the model."""
-        return len(self._jobs)
-
     async def score(self, encoded: Encoded, deadline: float) -> np.ndarray | OverBudget:
         """Scores for one message, or OVER_BUDGET if it cannot make ``deadline``."""
         loop = asyncio.get_running_loop()

