@@ -129,3 +129,30 @@ BREAKER_OPEN = Gauge(
 )
 MODEL_INFO = Info("moderation_model", "The model being served.", registry=REGISTRY)
 CPU_INFO = Info("moderation_cpu", "CPU features that matter for int8 inference.", registry=REGISTRY)
+REPLY_TO_REFUSED = Counter(
+    "moderation_reply_to_refused_total",
+    "Records whose reply-to header named a topic outside the verdict topic's family; "
+    "their verdict went to the verdict topic instead.",
+    registry=REGISTRY,
+)
+
+# -- the client library (moderation.client), in the send-message API's process --------
+CLIENT_CALLS = Counter(
+    "moderation_client_calls_total",
+    "check() calls by outcome: sent, or timeout (answered with the fallback).",
+    ["outcome"],
+    registry=REGISTRY,
+)
+CLIENT_REPLIES = Counter(
+    "moderation_client_replies_total",
+    "Verdicts read from the reply topic: routed to a waiting call, late (after its call "
+    "timed out), unknown (no such call), or malformed.",
+    ["kind"],
+    registry=REGISTRY,
+)
+CLIENT_LATENCY = Histogram(
+    "moderation_client_check_seconds",
+    "check() wall time as the send-message API sees it, timeouts included.",
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)

@@ -25,6 +25,10 @@ REASONS: tuple[Reason, ...] = (
     "timeout",
 )
 MAX_ID_CHARS = 256
+# Record headers: the caller's correlation id (echoed on the verdict) and the topic
+# its verdict should go to (docs/client.md).
+CORRELATION_HEADER = "correlation-id"
+REPLY_TO_HEADER = "reply-to"
 MAX_BUDGET_MS = 60_000
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,12 +29,19 @@ from moderation.engine import OVER_BUDGET, InferenceEngine
 from moderation.errors import InvalidTextError
 from moderation.offsets import OffsetTracker
 from moderation.policy import Decision, Policy
-from moderation.schema import InvalidRecord, Reason, Verdict, decode_message
+from moderation.schema import (
+    CORRELATION_HEADER,
+    REPLY_TO_HEADER,
+    InvalidRecord,
+    Reason,
+    Verdict,
+    decode_message,
+)
 
 log = logging.getLogger(__name__)
 
-CORRELATION_HEADER = "correlation-id"
 ERROR_HEADER = "moderation-error"
+_INSTANCE = re.compile(r"^[A-Za-z0-9._-]+$")
 # Each failed produce is retried after this long, doubling up to the cap, until
 # it succeeds or the worker stops; the offset stays uncommitted meanwhile.
 _RETRY_FIRST_S = 0.05
@@ -264,12 +272,34 @@ class Worker:
                 headers.append((CORRELATION_HEADER, corr))
             sends.append(
                 self._send(
-                    self.settings.verdict_topic, outcome.verdict.to_json(), record.key, headers
+                    self.reply_topic(record.headers), outcome.verdict.to_json(), record.key, headers
                 )
             )
         await asyncio.gather(*sends)
         self.tracker.finish(tp, record.offset)
         self._count(outcome)
+
+    def reply_topic(self, headers: Headers | None) -> str:
+        """Where the verdict goes: the record's reply-to topic when it is one of ours.
+
+        Only the verdict topic itself or ``<verdict topic>.<instance>`` is honoured, so
+        a producer cannot make the worker write into arbitrary topics.
+        """
+        default = self.settings.verdict_topic
+        raw = _header(headers, REPLY_TO_HEADER)
+        if raw is None:
+            return default
+        try:
+            topic = raw.decode("ascii")
+        except UnicodeDecodeError:
+            topic = ""
+        suffix = topic[len(default) + 1 :]
+        if topic == default or (
+            topic.startswith(default + ".") and _INSTANCE.match(suffix) and len(topic) <= 249
+        ):
+            return topic
+        metrics.REPLY_TO_REFUSED.inc()
+        return default
 
     def _count(self, outcome: Outcome) -> None:
         v, dead = outcome.verdict, outcome.dead_letter

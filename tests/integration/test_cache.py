@@ -17,7 +17,7 @@ from moderation.config import CacheSettings, ClassifierSettings
 from moderation.embedded import EmbeddedRedis
 from tests.integration.conftest import Topics, wait_for
 from tests.integration.kafka_io import message, produce, read
-from tests.integration.test_worker import running
+from tests.integration.workers import running
 
 pytestmark = pytest.mark.integration
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
@@ -21,6 +19,7 @@ from moderation.policy import Policy
 from moderation.worker import Worker
 from tests.integration.conftest import Topics, wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
+from tests.integration.workers import running
 
 pytestmark = pytest.mark.integration
 
@@ -28,25 +27,6 @@ pytestmark = pytest.mark.integration
 @pytest.fixture(scope="module")
 def model() -> tuple[Classifier, Policy]:
     return load_classifier(ClassifierSettings(threads=1))
-
-
-@contextlib.asynccontextmanager
-async def running(
-    settings: WorkerSettings, model: tuple[Classifier, Policy], cache: Any = None
-) -> AsyncIterator[Worker]:
-    worker = Worker(settings, *model, cache)
-    task = asyncio.create_task(worker.run())
-    deadline = time.monotonic() + 30
-    while not worker.ready:
-        if task.done():
-            task.result()
-        assert time.monotonic() < deadline, "worker never got partitions"
-        await asyncio.sleep(0.05)
-    try:
-        yield worker
-    finally:
-        worker.request_stop()
-        await asyncio.wait_for(task, 30)
 
 
 def test_verdicts_carry_keys_and_correlation_ids(

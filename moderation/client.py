@@ -1,0 +1,292 @@
+"""The library the send-message API imports: ``await client.check(message)`` -> Verdict.
+
+Each API instance has its own reply topic, ``<verdict topic>.<instance id>``. A call
+produces the message with two headers, ``correlation-id`` and ``reply-to``; the
+worker answers on the reply-to topic, and the instance's one consumer (assigned to
+its topic's partitions, no consumer group) routes each verdict to the waiting call
+by message id. An instance therefore reads only its own replies, and no group
+rebalance can ever pause them. Why this scheme over the alternatives:
+docs/client.md.
+
+On timeout a call returns the fallback verdict with reason ``timeout``; it never
+hangs and never raises for a slow or absent worker. Verdicts that arrive after
+their call gave up, or for ids nobody waits for, are dropped and counted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+from aiokafka.errors import KafkaError
+from aiokafka.structs import TopicPartition
+
+from moderation import metrics
+from moderation.config import KafkaSettings
+from moderation.embedded import ensure_topics
+from moderation.policy import Decision
+from moderation.schema import (
+    CORRELATION_HEADER,
+    MAX_BUDGET_MS,
+    MAX_ID_CHARS,
+    REPLY_TO_HEADER,
+    Verdict,
+)
+
+log = logging.getLogger(__name__)
+
+# Kafka topic names: at most 249 of these characters.
+_TOPIC_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
+_RETRY_FIRST_S = 0.05
+_RETRY_MAX_S = 2.0
+
+
+def reply_topic(verdict_topic: str, instance_id: str) -> str:
+    """The reply topic of one API instance."""
+    name = f"{verdict_topic}.{instance_id}"
+    if not _TOPIC_CHARS.match(instance_id) or len(name) > 249:
+        raise ValueError(
+            f"instance id {instance_id!r} must be letters, digits, '.', '_' or '-' "
+            f"and keep the topic name under 250 characters"
+        )
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSettings:
+    """Where to send and where replies come back."""
+
+    kafka: KafkaSettings
+    input_topic: str = "chat.messages"
+    verdict_topic: str = "chat.verdicts"
+    # Stable per instance (a pod name) so a restarted instance reuses its topic.
+    instance_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    reply_partitions: int = 1
+    timeout_ms: int = 50
+    fallback_decision: Decision = "allow"
+    fetch_max_wait_ms: int = 5
+    create_reply_topic: bool = True
+
+
+@dataclass
+class ClientStats:
+    """What the client saw; mirrored in Prometheus as moderation_client_*."""
+
+    sent: int = 0
+    answered: int = 0
+    timed_out: int = 0
+    late: int = 0
+    unknown: int = 0
+    malformed: int = 0
+
+
+class ModerationClient:
+    """One per API process; thousands of ``check`` calls may be in flight at once."""
+
+    def __init__(self, settings: ClientSettings) -> None:
+        if settings.kafka.bootstrap is None:
+            raise ValueError("the client needs a Kafka bootstrap address")
+        self.settings = settings
+        self.reply_topic = reply_topic(settings.verdict_topic, settings.instance_id)
+        self.stats = ClientStats()
+        self._waiting: dict[str, asyncio.Future[Verdict]] = {}
+        # Ids whose call timed out recently: their verdict, if it comes, is "late".
+        self._gave_up: dict[str, float] = {}
+        self._producer: AIOKafkaProducer | None = None
+        self._consumer: AIOKafkaConsumer | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def __aenter__(self) -> ModerationClient:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Create the reply topic if needed, connect, and start routing replies."""
+        s = self.settings
+        kw = s.kafka.client_kwargs()
+        if s.create_reply_topic:
+            await ensure_topics(s.kafka, {self.reply_topic: s.reply_partitions})
+        self._producer = AIOKafkaProducer(
+            bootstrap_servers=s.kafka.bootstrap,
+            acks="all",
+            linger_ms=0,
+            enable_idempotence=False,
+            request_timeout_ms=5000,
+            **kw,
+        )
+        self._consumer = AIOKafkaConsumer(
+            bootstrap_servers=s.kafka.bootstrap,
+            group_id=None,
+            enable_auto_commit=False,
+            fetch_max_wait_ms=s.fetch_max_wait_ms,
+            **kw,
+        )
+        await self._producer.start()
+        await self._consumer.start()
+        partitions = self._consumer.partitions_for_topic(self.reply_topic)
+        for _ in range(50):
+            if partitions:
+                break
+            await asyncio.sleep(0.1)
+            partitions = self._consumer.partitions_for_topic(self.reply_topic)
+        if not partitions:
+            raise RuntimeError(f"reply topic {self.reply_topic} does not exist")
+        tps = [TopicPartition(self.reply_topic, p) for p in sorted(partitions)]
+        self._consumer.assign(tps)
+        # Only replies to calls made from now on matter.
+        await self._consumer.seek_to_end(*tps)
+        for tp in tps:
+            await self._consumer.position(tp)
+        self._reader = asyncio.create_task(self._read(), name="verdict-router")
+        log.info("moderation client ready: replies on %s", self.reply_topic)
+
+    async def close(self) -> None:
+        """Stop routing; calls still waiting get their fallback."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        for mid, fut in list(self._waiting.items()):
+            if not fut.done():
+                fut.set_result(self._fallback(mid, 0.0))
+        if self._consumer is not None:
+            await self._consumer.stop()
+        if self._producer is not None:
+            await self._producer.stop()
+
+    @property
+    def in_flight(self) -> int:
+        """Calls waiting for a verdict."""
+        return len(self._waiting)
+
+    def _fallback(self, message_id: str, waited_ms: float) -> Verdict:
+        return Verdict(
+            message_id=message_id,
+            decision=self.settings.fallback_decision,
+            reason="timeout",
+            model="none",
+            latency_ms=waited_ms,
+        )
+
+    async def check(
+        self,
+        message: Mapping[str, Any],
+        timeout_ms: int | None = None,
+    ) -> Verdict:
+        """The verdict for ``message`` (``id``, ``text``, optional ``conversation_id``...).
+
+        Raises ValueError for a message the worker would reject, or for an id that
+        already has a call in flight; otherwise always returns a Verdict in time.
+        """
+        if self._producer is None:
+            raise RuntimeError("client not started: use 'async with ModerationClient(...)'")
+        mid = message.get("id")
+        if not isinstance(mid, str) or not 0 < len(mid) <= MAX_ID_CHARS:
+            raise ValueError(f"message 'id' must be a string of 1..{MAX_ID_CHARS} characters")
+        if not isinstance(message.get("text"), str):
+            raise ValueError("message 'text' must be a string")
+        if mid in self._waiting:
+            raise ValueError(f"a check for message id {mid!r} is already in flight")
+        timeout = self.settings.timeout_ms if timeout_ms is None else timeout_ms
+        if not 0 < timeout <= MAX_BUDGET_MS:
+            raise ValueError(f"timeout_ms must lie in 1..{MAX_BUDGET_MS}")
+        start = time.time()
+        body = dict(message)
+        body.setdefault("sent_at", int(start * 1000))
+        # The worker answers within the caller's own budget (with its fallback if need be).
+        body.setdefault("budget_ms", timeout)
+        fut: asyncio.Future[Verdict] = asyncio.get_running_loop().create_future()
+        self._waiting[mid] = fut
+        self.stats.sent += 1
+        metrics.CLIENT_CALLS.labels("sent").inc()
+        key = str(message.get("conversation_id") or mid).encode()
+        headers = [
+            (CORRELATION_HEADER, uuid.uuid4().hex.encode()),
+            (REPLY_TO_HEADER, self.reply_topic.encode()),
+        ]
+        try:
+            async with asyncio.timeout(timeout / 1000):
+                await self._send(orjson.dumps(body), key, headers)
+                return await fut
+        except TimeoutError:
+            self.stats.timed_out += 1
+            metrics.CLIENT_CALLS.labels("timeout").inc()
+            self._gave_up[mid] = time.monotonic()
+            return self._fallback(mid, (time.time() - start) * 1000)
+        finally:
+            self._waiting.pop(mid, None)
+            metrics.CLIENT_LATENCY.observe(time.time() - start)
+
+    async def _send(self, value: bytes, key: bytes, headers: list[tuple[str, bytes]]) -> None:
+        """Produce until acknowledged; the caller's timeout bounds the retries."""
+        assert self._producer is not None
+        delay = _RETRY_FIRST_S
+        while True:
+            try:
+                await (
+                    await self._producer.send(
+                        self.settings.input_topic, value, key=key, headers=headers
+                    )
+                )
+                return
+            except KafkaError as exc:
+                log.warning("produce failed (%s); retrying in %.2f s", exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(_RETRY_MAX_S, delay * 2)
+
+    async def _read(self) -> None:
+        assert self._consumer is not None
+        while True:
+            try:
+                batches = await self._consumer.getmany(timeout_ms=100)
+            except KafkaError as exc:
+                log.warning("reading replies failed, retrying: %s", exc)
+                await asyncio.sleep(0.2)
+                continue
+            for records in batches.values():
+                for record in records:
+                    self._route(record.value)
+            self._forget_old()
+
+    def _route(self, raw: bytes | None) -> None:
+        try:
+            verdict = Verdict.from_json(raw or b"")
+        except (ValueError, KeyError, TypeError):
+            self.stats.malformed += 1
+            metrics.CLIENT_REPLIES.labels("malformed").inc()
+            return
+        fut = self._waiting.get(verdict.message_id)
+        if fut is not None and not fut.done():
+            fut.set_result(verdict)
+            self.stats.answered += 1
+            metrics.CLIENT_REPLIES.labels("routed").inc()
+        elif verdict.message_id in self._gave_up:
+            self.stats.late += 1
+            metrics.CLIENT_REPLIES.labels("late").inc()
+        else:
+            self.stats.unknown += 1
+            metrics.CLIENT_REPLIES.labels("unknown").inc()
+
+    def _forget_old(self) -> None:
+        """Keep 'late' bookkeeping for a minute, bounded."""
+        if not self._gave_up:
+            return
+        horizon = time.monotonic() - 60
+        while self._gave_up:
+            mid, at = next(iter(self._gave_up.items()))
+            if at >= horizon and len(self._gave_up) <= 100_000:
+                break
+            del self._gave_up[mid]

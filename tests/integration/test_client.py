@@ -1,0 +1,137 @@
+"""The send-message client against a real broker and a real worker."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from moderation.app import load_classifier
+from moderation.client import ClientSettings, ModerationClient
+from moderation.config import ClassifierSettings, KafkaSettings
+from moderation.schema import REPLY_TO_HEADER
+from tests.integration.conftest import Topics
+from tests.integration.kafka_io import message, produce, read
+from tests.integration.workers import running
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def model() -> Any:
+    return load_classifier(ClassifierSettings(threads=1))
+
+
+def client_settings(topics: Topics, instance: str, **kw: Any) -> ClientSettings:
+    return ClientSettings(
+        kafka=KafkaSettings(bootstrap=topics.bootstrap),
+        input_topic=topics.input,
+        verdict_topic=topics.verdicts,
+        instance_id=instance,
+        **kw,
+    )
+
+
+def test_two_instances_each_get_only_their_own_replies(topics: Topics, model: Any) -> None:
+    async def main() -> None:
+        async with (
+            running(topics.settings(), model),
+            ModerationClient(client_settings(topics, "api-a", timeout_ms=20_000)) as a,
+            ModerationClient(client_settings(topics, "api-b", timeout_ms=20_000)) as b,
+        ):
+            texts = ["you are a worthless idiot", "see you at practice tomorrow!"]
+            calls = [a.check({"id": f"a-{i}", "text": texts[i % 2]}) for i in range(40)]
+            calls += [b.check({"id": f"b-{i}", "text": texts[i % 2]}) for i in range(40)]
+            verdicts = await asyncio.gather(*calls)
+            stats = (a.stats, b.stats)
+        by_id = {v.message_id: v for v in verdicts}
+        assert len(by_id) == 80
+        assert {v.reason for v in verdicts} == {"model"}
+        assert by_id["a-0"].decision == "nudge" and by_id["a-1"].decision == "allow"
+        assert by_id["b-0"].decision == "nudge" and by_id["b-1"].decision == "allow"
+        assert all(s.answered == 40 and s.unknown == 0 and s.timed_out == 0 for s in stats)
+        # Each reply topic holds exactly its instance's verdicts: nobody reads anyone else's.
+        for instance in ("a", "b"):
+            out = await read(topics.bootstrap, f"{topics.verdicts}.api-{instance}", 40, 20)
+            ids = {o.json()["message_id"] for o in out}
+            assert ids == {f"{instance}-{i}" for i in range(40)}
+        # And the shared verdict topic got none of them.
+        assert await read(topics.bootstrap, topics.verdicts, 1, 2) == []
+
+    asyncio.run(main())
+
+
+def test_timeout_returns_fallback_and_late_reply_is_counted(topics: Topics, model: Any) -> None:
+    async def main() -> None:
+        settings = client_settings(topics, "api-late", timeout_ms=300, fallback_decision="nudge")
+        async with ModerationClient(settings) as client:
+            start = time.monotonic()
+            verdict = await client.check({"id": "slow-1", "text": "hello there"})
+            waited = time.monotonic() - start
+            assert verdict.reason == "timeout" and verdict.decision == "nudge"
+            assert waited < 5, "a timed-out call must come back, not hang"
+            assert client.in_flight == 0
+            # Now a worker starts and answers the old message (budget set by the call
+            # has passed, so it answers with its own fallback): a late reply.
+            async with running(topics.settings(), model):
+                deadline = time.monotonic() + 30
+                while client.stats.late == 0 and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                assert client.stats.late == 1
+                assert client.stats.timed_out == 1 and client.stats.unknown == 0
+                # A fresh call on the same client works once the worker is there.
+                ok = await client.check({"id": "fast-1", "text": "thanks!"}, timeout_ms=20_000)
+                assert ok.reason == "model"
+
+    asyncio.run(main())
+
+
+def test_thousands_in_flight(topics: Topics, model: Any) -> None:
+    async def main() -> None:
+        async with (
+            running(topics.settings(), model),
+            ModerationClient(client_settings(topics, "api-many", timeout_ms=60_000)) as client,
+        ):
+            n = 2000
+            calls = [client.check({"id": f"m-{i}", "text": f"message {i % 50}"}) for i in range(n)]
+            verdicts = await asyncio.gather(*calls)
+        assert sorted(v.message_id for v in verdicts) == sorted(f"m-{i}" for i in range(n))
+        assert all(v.reason in ("model", "cache") for v in verdicts)
+        assert client.stats.answered == n
+
+    asyncio.run(main())
+
+
+def test_bad_calls_raise_clear_errors(topics: Topics) -> None:
+    async def main() -> None:
+        async with ModerationClient(client_settings(topics, "api-bad")) as client:
+            with pytest.raises(ValueError, match="'id'"):
+                await client.check({"text": "no id"})
+            with pytest.raises(ValueError, match="'text'"):
+                await client.check({"id": "x", "text": 5})
+            with pytest.raises(ValueError, match="timeout_ms"):
+                await client.check({"id": "x", "text": "hi"}, timeout_ms=0)
+            first = asyncio.create_task(client.check({"id": "dup", "text": "hi"}))
+            await asyncio.sleep(0.05)
+            with pytest.raises(ValueError, match="already in flight"):
+                await client.check({"id": "dup", "text": "hi"})
+            assert (await first).reason == "timeout"
+
+    asyncio.run(main())
+
+
+def test_worker_refuses_reply_to_outside_the_verdict_family(topics: Topics, model: Any) -> None:
+    async def main() -> None:
+        async with running(topics.settings(), model):
+            await produce(
+                topics.bootstrap,
+                topics.input,
+                [(message("r-1", "hi"), b"r-1", [(REPLY_TO_HEADER, topics.dlq.encode())])],
+            )
+            out = await read(topics.bootstrap, topics.verdicts, 1, 20)
+        assert [o.json()["message_id"] for o in out] == ["r-1"]
+        assert await read(topics.bootstrap, topics.dlq, 1, 2) == []
+
+    asyncio.run(main())
