@@ -153,3 +153,27 @@ async def serve(embedded: bool = False) -> None:
         finally:
             if health is not None:
                 await health.close()
+
+
+@contextlib.asynccontextmanager
+async def embedded_worker() -> AsyncIterator[tuple[str, Worker, asyncio.Task[None]]]:
+    """A worker on the embedded broker and Redis in this process: (bootstrap, worker, task).
+
+    For laptops and examples; the worker is ready (partitions assigned) on entry.
+    """
+    src = Source()
+    classifier, policy = load_classifier(classifier_settings(src))
+    async with stack(read_worker_settings(src), cache_settings(src), embedded=True) as (s, c):
+        worker = Worker(s, classifier, policy, build_cache(c, classifier))
+        task = asyncio.create_task(worker.run(), name="worker")
+        try:
+            while not worker.ready:
+                if task.done():
+                    task.result()
+                await asyncio.sleep(0.05)
+            assert s.kafka.bootstrap is not None
+            yield s.kafka.bootstrap, worker, task
+        finally:
+            worker.request_stop()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -134,6 +134,22 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     raise ModerationError(f"unknown benchmark {ns.suite!r}")
 
 
+def cmd_send_api(ns: argparse.Namespace) -> int:
+    """Serve POST /messages until SIGTERM."""
+    import asyncio
+
+    from moderation.config import Source, client_settings
+    from moderation.sendapi import serve
+
+    src = Source()
+    settings = client_settings(src)
+    if settings.kafka.bootstrap is None and not ns.embedded:
+        raise ModerationError("set MODERATION_KAFKA_BOOTSTRAP, or pass --embedded")
+    port = ns.port if ns.port is not None else src.integer("API_PORT", 8080, 0, 65535)
+    asyncio.run(serve(settings, port, ns.embedded))
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     """The command-line grammar."""
     p = argparse.ArgumentParser(prog="moderation", description=__doc__)
@@ -186,6 +202,17 @@ def parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="start the embedded stack, send sample messages, show verdicts")
     d.add_argument("--rounds", type=int, default=3, help="times the sample set is sent")
     d.set_defaults(func=cmd_demo)
+
+    a = sub.add_parser(
+        "send-api", help="example send-message HTTP service using the client library"
+    )
+    a.add_argument(
+        "--embedded",
+        action="store_true",
+        help="start the embedded broker and a worker in this process (a laptop demo)",
+    )
+    a.add_argument("--port", type=int, help="HTTP port (default MODERATION_API_PORT or 8080)")
+    a.set_defaults(func=cmd_send_api)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
     bench.add_argument("suite", choices=["model", "e2e", "cache", "prometheus"])

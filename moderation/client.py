@@ -22,7 +22,7 @@ import re
 import time
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -31,9 +31,8 @@ from aiokafka.errors import KafkaError
 from aiokafka.structs import TopicPartition
 
 from moderation import metrics
-from moderation.config import KafkaSettings
+from moderation.config import ClientSettings
 from moderation.embedded import ensure_topics
-from moderation.policy import Decision
 from moderation.schema import (
     CORRELATION_HEADER,
     MAX_BUDGET_MS,
@@ -59,22 +58,6 @@ def reply_topic(verdict_topic: str, instance_id: str) -> str:
             f"and keep the topic name under 250 characters"
         )
     return name
-
-
-@dataclass(frozen=True, slots=True)
-class ClientSettings:
-    """Where to send and where replies come back."""
-
-    kafka: KafkaSettings
-    input_topic: str = "chat.messages"
-    verdict_topic: str = "chat.verdicts"
-    # Stable per instance (a pod name) so a restarted instance reuses its topic.
-    instance_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
-    reply_partitions: int = 1
-    timeout_ms: int = 50
-    fallback_decision: Decision = "allow"
-    fetch_max_wait_ms: int = 5
-    create_reply_topic: bool = True
 
 
 @dataclass
@@ -175,7 +158,7 @@ class ModerationClient:
     def _fallback(self, message_id: str, waited_ms: float) -> Verdict:
         return Verdict(
             message_id=message_id,
-            decision=self.settings.fallback_decision,
+            decision="nudge" if self.settings.fallback_decision == "nudge" else "allow",
             reason="timeout",
             model="none",
             latency_ms=waited_ms,

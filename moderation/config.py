@@ -9,7 +9,9 @@ Values are validated here, and each error names the setting and what it wants.
 from __future__ import annotations
 
 import os
+import socket
 import tomllib
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,6 +312,46 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
     if len({s.input_topic, s.verdict_topic, s.dlq_topic}) < 3:
         raise ConfigError("MODERATION_INPUT_TOPIC, _VERDICT_TOPIC and _DLQ_TOPIC must differ")
     return s
+
+
+# --- the send-message client (moderation.client) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSettings:
+    """Where to send and where replies come back."""
+
+    kafka: KafkaSettings
+    input_topic: str = "chat.messages"
+    verdict_topic: str = "chat.verdicts"
+    # Stable per instance (a pod name) so a restarted instance reuses its topic.
+    instance_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    reply_partitions: int = 1
+    timeout_ms: int = 50
+    fallback_decision: str = "allow"
+    fetch_max_wait_ms: int = 5
+    create_reply_topic: bool = True
+
+
+def client_settings(source: Source | None = None) -> ClientSettings:
+    """Client settings for a send-message API process, validated."""
+    src = source or Source()
+    d = ClientSettings(kafka=KafkaSettings())
+    instance = str(src.get("INSTANCE_ID") or socket.gethostname())
+    if not instance or len(instance) > 200 or not all(c.isalnum() or c in "._-" for c in instance):
+        raise ConfigError(
+            f"{PREFIX}INSTANCE_ID={instance!r}: letters, digits, '.', '_', '-', at most 200"
+        )
+    return ClientSettings(
+        kafka=kafka_settings(src),
+        input_topic=_topic(src, "INPUT_TOPIC", d.input_topic),
+        verdict_topic=_topic(src, "VERDICT_TOPIC", d.verdict_topic),
+        instance_id=instance,
+        reply_partitions=src.integer("REPLY_PARTITIONS", d.reply_partitions, 1, 64),
+        timeout_ms=src.integer("CLIENT_TIMEOUT_MS", d.timeout_ms, 1, 60_000),
+        fallback_decision=_choice(src, "FALLBACK_DECISION", "allow", ("allow", "nudge")),
+        fetch_max_wait_ms=src.integer("FETCH_MAX_WAIT_MS", DEFAULT_FETCH_MAX_WAIT_MS, 1, 10_000),
+    )
 
 
 # --- the verdict cache ---------------------------------------------------------------

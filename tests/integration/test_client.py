@@ -6,12 +6,14 @@ import asyncio
 import time
 from typing import Any
 
+import orjson
 import pytest
 
 from moderation.app import load_classifier
-from moderation.client import ClientSettings, ModerationClient
-from moderation.config import ClassifierSettings, KafkaSettings
+from moderation.client import ModerationClient
+from moderation.config import ClassifierSettings, ClientSettings, KafkaSettings
 from moderation.schema import REPLY_TO_HEADER
+from moderation.sendapi import SendApi
 from tests.integration.conftest import Topics
 from tests.integration.kafka_io import message, produce, read
 from tests.integration.workers import running
@@ -133,5 +135,41 @@ def test_worker_refuses_reply_to_outside_the_verdict_family(topics: Topics, mode
             out = await read(topics.bootstrap, topics.verdicts, 1, 20)
         assert [o.json()["message_id"] for o in out] == ["r-1"]
         assert await read(topics.bootstrap, topics.dlq, 1, 2) == []
+
+    asyncio.run(main())
+
+
+async def _post(port: int, body: bytes) -> tuple[int, dict[str, Any]]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        b"POST /messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), orjson.loads(payload)
+
+
+def test_example_send_api_service(topics: Topics, model: Any) -> None:
+    async def main() -> None:
+        settings = client_settings(topics, "api-http", timeout_ms=20_000)
+        async with running(topics.settings(), model), ModerationClient(settings) as client:
+            api = await SendApi(client, port=0).start()
+            try:
+                status, body = await _post(api.port, b'{"text": "you are a worthless idiot"}')
+                assert status == 200 and body["delivered"] is False
+                assert body["verdict"]["decision"] == "nudge"
+                status, body = await _post(api.port, b'{"id": "h-2", "text": "see you at 7"}')
+                assert status == 200 and body["delivered"] is True
+                assert body["message_id"] == "h-2"
+                status, body = await _post(api.port, b'{"text": 5}')
+                assert status == 422 and "'text'" in body["error"]
+                status, body = await _post(api.port, b"not json")
+                assert status == 400 and "not JSON" in body["error"]
+            finally:
+                await api.close()
 
     asyncio.run(main())
