@@ -150,6 +150,42 @@ def cmd_send_api(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_replay(ns: argparse.Namespace) -> int:
+    """Replay, then print a JSON summary."""
+    from dataclasses import asdict
+
+    from moderation.config import Source, classifier_settings, kafka_settings
+    from moderation.replay.run import Options, replay
+    from moderation.replay.sources import Fields, parse_point
+
+    src = Source()
+    try:
+        start, end = parse_point(ns.start), parse_point(ns.end)
+    except ValueError as exc:
+        raise ModerationError(str(exc)) from None
+    opts = Options(
+        inputs=ns.inputs,
+        output=ns.output,
+        fields=Fields(ns.text_field, ns.id_field or None, ns.label_field or None),
+        classifier=classifier_settings(src),
+        kafka=kafka_settings(src),
+        start=start,
+        end=end,
+        workers=ns.workers,
+        batch_size=ns.batch_size,
+        rate=ns.rate,
+        overwrite=ns.overwrite,
+        include_text=ns.include_text,
+        checkpoint=ns.checkpoint,
+        report=not ns.no_report,
+        progress=not ns.no_progress,
+    )
+    summary = replay(opts)
+    body = asdict(summary) | {"rate": round(summary.rate, 1)}
+    sys.stdout.buffer.write(orjson.dumps(body) + b"\n")
+    return EXIT_OK
+
+
 def parser() -> argparse.ArgumentParser:
     """The command-line grammar."""
     p = argparse.ArgumentParser(prog="moderation", description=__doc__)
@@ -213,6 +249,33 @@ def parser() -> argparse.ArgumentParser:
     )
     a.add_argument("--port", type=int, help="HTTP port (default MODERATION_API_PORT or 8080)")
     a.set_defaults(func=cmd_send_api)
+
+    r = sub.add_parser(
+        "replay",
+        help="re-run historical messages (JSONL, CSV, kafka:TOPIC) into verdicts and a report",
+    )
+    r.add_argument("inputs", nargs="+", metavar="INPUT", help="file.jsonl, file.csv or kafka:TOPIC")
+    r.add_argument("--output", required=True, help="out.jsonl, out.csv or kafka:TOPIC")
+    r.add_argument("--text-field", default="text", help="field or column with the text")
+    r.add_argument("--id-field", default="id", help="field or column with the id (optional)")
+    r.add_argument("--label-field", default="label", help="0/1 or {label: 0/1} truth (optional)")
+    r.add_argument("--start", help="topic input from: offset:N, epoch ms or ISO time")
+    r.add_argument("--end", help="topic input until (exclusive): offset:N, epoch ms or ISO time")
+    r.add_argument("--workers", type=int, default=0, help="scoring processes (0: one per core)")
+    r.add_argument(
+        "--batch-size",
+        type=int,
+        default=1,
+        help="1 (default) scores exactly as live; >1 batches equal-length messages, "
+        "faster but scores then depend on batch neighbours (docs/replay.md)",
+    )
+    r.add_argument("--rate", type=float, default=0.0, help="at most this many messages/s")
+    r.add_argument("--checkpoint", help="checkpoint path (default OUTPUT.checkpoint.json)")
+    r.add_argument("--overwrite", action="store_true", help="replace an existing output")
+    r.add_argument("--include-text", action="store_true", help="copy texts into the output")
+    r.add_argument("--no-report", action="store_true", help="skip the quality report")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.set_defaults(func=cmd_replay)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
     bench.add_argument("suite", choices=["model", "e2e", "cache", "prometheus"])

@@ -1,0 +1,94 @@
+"""Scoring processes for replay: one per core, each a single-threaded copy of the live path.
+
+Why processes and batch-of-one, measured on this machine (docs/replay.md): a chat
+message is ~16 tokens, and the int8 model is compute-bound even at batch of one, so
+padded batches bought only 1.3-1.5x per core; and with dynamic int8 a batch shares
+one activation scale, so a batched message's scores move with its neighbours (by up
+to 0.19). Identical messages are scored once (the token ids are the key, as in the
+live cache). ``batch_size > 1`` groups messages of equal token length (no padding)
+for more speed, and gives up exact agreement with the live path.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from moderation.classifier import Classifier, Encoded
+from moderation.config import ClassifierSettings
+from moderation.errors import InvalidTextError
+
+# Per-process memo of token ids -> scores; identical chat lines are common.
+MEMO_ENTRIES = 200_000
+
+_classifier: Classifier | None = None
+_memo: dict[bytes, list[float]] = {}
+
+Result = list[float] | tuple[str, str]  # scores, or (error code, detail)
+
+
+def init(settings: ClassifierSettings) -> None:
+    """Process initializer: load the model once."""
+    global _classifier
+    _classifier = Classifier(settings)
+
+
+def _remember(key: bytes, scores: list[float]) -> None:
+    if len(_memo) >= MEMO_ENTRIES:
+        _memo.pop(next(iter(_memo)))
+    _memo[key] = scores
+
+
+def score_texts(texts: list[str], batch_size: int = 1) -> list[Result]:
+    """Scores (or an error) for each text, in order."""
+    c = _classifier
+    if c is None:
+        raise RuntimeError("scoring process not initialised")
+    out: list[Result | None] = [None] * len(texts)
+    todo: dict[bytes, tuple[Encoded, list[int]]] = {}
+    for i, text in enumerate(texts):
+        try:
+            enc = c.encode(text)
+        except InvalidTextError as exc:
+            out[i] = (exc.code, str(exc))
+            continue
+        key = enc.ids.tobytes()
+        hit = _memo.get(key)
+        if hit is not None:
+            out[i] = hit
+        elif key in todo:
+            todo[key][1].append(i)
+        else:
+            todo[key] = (enc, [i])
+    if batch_size <= 1:
+        for key, (enc, rows) in todo.items():
+            scores = c.scores(enc).tolist()
+            _remember(key, scores)
+            for r in rows:
+                out[r] = scores
+    else:
+        by_length: dict[int, list[bytes]] = defaultdict(list)
+        for key, (enc, _) in todo.items():
+            by_length[enc.tokens].append(key)
+        for keys in by_length.values():
+            for start in range(0, len(keys), batch_size):
+                group = keys[start : start + batch_size]
+                rows = c.scores_same_length([todo[k][0] for k in group])
+                for k, row in zip(group, rows, strict=True):
+                    scores = row.tolist()
+                    _remember(k, scores)
+                    for r in todo[k][1]:
+                        out[r] = scores
+    return [r if r is not None else ("internal_error", "not scored") for r in out]
+
+
+def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
+    """Model id, labels and thresholds, without loading the session."""
+    from moderation.classifier import load_manifest
+
+    manifest = load_manifest(settings.model_dir)
+    return {
+        "id": manifest["id"],
+        "labels": list(manifest["labels"]),
+        "thresholds": {**manifest["thresholds"], **settings.thresholds},
+    }

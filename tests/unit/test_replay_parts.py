@@ -1,0 +1,79 @@
+"""Pure pieces of the replay tool: labels, points in time, quality numbers, reading rows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from moderation.replay.report import quality
+from moderation.replay.sources import BadRow, Fields, Row, parse_labels, parse_point, read_jsonl
+
+
+@pytest.mark.parametrize(
+    ("raw", "want"),
+    [
+        (1, {"nudge": 1}),
+        (False, {"nudge": 0}),
+        ("true", {"nudge": 1}),
+        ("0", {"nudge": 0}),
+        ({"toxic": 1, "hate": 0}, {"toxic": 1, "hate": 0}),
+        ('{"insult": 1}', {"insult": 1}),
+        (None, None),
+        ("", None),
+    ],
+)
+def test_labels(raw: object, want: object) -> None:
+    assert parse_labels(raw) == want
+
+
+@pytest.mark.parametrize("raw", [2, "maybe", {"toxic": 3}, [1]])
+def test_bad_labels_say_why(raw: object) -> None:
+    with pytest.raises(ValueError, match="label"):
+        parse_labels(raw)
+
+
+def test_points() -> None:
+    assert parse_point("offset:42") == ("offset", 42)
+    assert parse_point("1700000000000") == ("time", 1700000000000)
+    assert parse_point("2023-11-14T22:13:20+00:00") == ("time", 1700000000000)
+    assert parse_point(None) is None
+    with pytest.raises(ValueError, match="ISO-8601"):
+        parse_point("yesterday")
+
+
+def test_jsonl_rows_keep_line_numbers(tmp_path: Path) -> None:
+    p = tmp_path / "h.jsonl"
+    p.write_bytes(b'{"id": 7, "text": "hi"}\n\n[1]\n{"text": 5}\n{"text": "x", "label": 9}\n')
+    items = list(read_jsonl(p, Fields()))
+    assert items[0] == Row("h.jsonl:1", "7", "hi", None)
+    assert [(i.ref, i.error) for i in items[1:] if isinstance(i, BadRow)] == [
+        ("h.jsonl:3", "not_an_object"),
+        ("h.jsonl:4", "wrong_type"),
+        ("h.jsonl:5", "bad_label"),
+    ]
+
+
+def test_quality_counts_and_sweep() -> None:
+    thresholds = {"toxic": 0.5, "insult": 0.5}
+    rows = [
+        ({"toxic": 1}, {"toxic": 0.9, "insult": 0.1}),  # TP
+        ({"toxic": 1}, {"toxic": 0.3, "insult": 0.1}),  # FN at 0.5, TP at 0.3
+        ({"toxic": 0}, {"toxic": 0.6, "insult": 0.1}),  # FP
+        ({"toxic": 0}, {"toxic": 0.1, "insult": 0.1}),  # TN
+    ]
+    (q,) = quality(rows, thresholds)
+    assert (q.tp, q.fp, q.fn, q.tn) == (1, 1, 1, 1)
+    assert q.precision == 0.5 and q.recall == 0.5
+    at_030 = next(s for s in q.sweep if abs(s["threshold"] - 0.3) < 1e-9)
+    assert at_030["recall"] == 1.0 and at_030["precision"] == pytest.approx(2 / 3)
+
+
+def test_quality_of_any_label_uses_the_policy() -> None:
+    thresholds = {"toxic": 0.5, "insult": 0.2}
+    rows = [
+        ({"nudge": 1}, {"toxic": 0.1, "insult": 0.3}),  # insult over its threshold
+        ({"nudge": 0}, {"toxic": 0.4, "insult": 0.1}),
+    ]
+    (q,) = quality(rows, thresholds)
+    assert (q.tp, q.fp, q.fn, q.tn) == (1, 0, 0, 1)
