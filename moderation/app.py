@@ -21,7 +21,7 @@ from moderation.config import (
     classifier_settings,
 )
 from moderation.config import worker_settings as read_worker_settings
-from moderation.cpu import cpu_info
+from moderation.cpu import check_cpu, cpu_info
 from moderation.embedded import EmbeddedBroker, EmbeddedRedis, ensure_topics
 from moderation.health import HealthServer
 from moderation.policy import Policy
@@ -40,9 +40,6 @@ def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
         cpu.avx512,
         cpu.vnni,
     )
-    if not cpu.vnni:
-        log.warning("no AVX-512 VNNI: int8 inference runs on a slower path on this CPU")
-    classifier = Classifier(settings)
     metrics.CPU_INFO.info(
         {
             "model": cpu.model_name,
@@ -51,6 +48,10 @@ def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
             "usable_cores": str(cpu.usable_cores),
         }
     )
+    check_cpu(cpu, settings.require_vnni)
+    if not cpu.vnni:
+        log.warning("no AVX-512 VNNI: int8 inference runs on a slower path on this CPU")
+    classifier = Classifier(settings)
     metrics.MODEL_INFO.info(
         {
             "id": classifier.model_id,

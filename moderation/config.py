@@ -46,6 +46,9 @@ class ClassifierSettings:
     spinning: bool = False
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)
+    # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
+    # int8 kernels have given wrong results on some older CPUs. Off for laptops.
+    require_vnni: bool = False
 
 
 class Source:
@@ -136,6 +139,7 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         max_tokens=src.integer("MAX_TOKENS", DEFAULT_MAX_TOKENS, 8, 512),
         spinning=src.boolean("SPINNING", ClassifierSettings().spinning),
         thresholds=src.thresholds("THRESHOLDS"),
+        require_vnni=src.boolean("REQUIRE_VNNI", False),
     )
 
 

@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from moderation.errors import ModerationError
+
 
 @dataclass(frozen=True, slots=True)
 class CpuInfo:
@@ -59,3 +61,17 @@ def cpu_info() -> CpuInfo:
         vnni="avx512_vnni" in flags or "avx_vnni" in flags,
         model_name=name,
     )
+
+
+class UnsupportedCpuError(ModerationError):
+    """The CPU lacks what the operator required (MODERATION_REQUIRE_VNNI)."""
+
+
+def check_cpu(info: CpuInfo, require_vnni: bool) -> None:
+    """Raise UnsupportedCpuError when VNNI is required and missing."""
+    if require_vnni and not info.vnni:
+        raise UnsupportedCpuError(
+            f"MODERATION_REQUIRE_VNNI is set but this CPU ({info.model_name}) has no "
+            "AVX-512 VNNI (nor AVX-VNNI): refusing to serve int8 on a slow and less "
+            "trusted path; schedule this worker on VNNI nodes or unset the variable"
+        )
