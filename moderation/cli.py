@@ -131,6 +131,14 @@ def cmd_bench(ns: argparse.Namespace) -> int:
         from moderation.bench.e2e import main as bench_e2e
 
         return bench_e2e(ns.rest)
+    if ns.suite == "replay":
+        from moderation.bench.replay import main as bench_replay
+
+        return bench_replay(ns.rest)
+    if ns.suite == "client":
+        from moderation.bench.client import main as bench_client
+
+        return bench_client(ns.rest)
     raise ModerationError(f"unknown benchmark {ns.suite!r}")
 
 
@@ -278,7 +286,7 @@ def parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_replay)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
-    bench.add_argument("suite", choices=["model", "e2e", "cache", "prometheus"])
+    bench.add_argument("suite", choices=["model", "e2e", "cache", "prometheus", "replay", "client"])
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     bench.set_defaults(func=cmd_bench)
     return p

@@ -87,7 +87,7 @@ class ModerationClient:
         self._producer: AIOKafkaProducer | None = None
         self._consumer: AIOKafkaConsumer | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._ready = asyncio.Event()
+        self._sends: set[asyncio.Task[None]] = set()
 
     async def __aenter__(self) -> ModerationClient:
         await self.start()
@@ -200,9 +200,11 @@ class ModerationClient:
             (CORRELATION_HEADER, uuid.uuid4().hex.encode()),
             (REPLY_TO_HEADER, self.reply_topic.encode()),
         ]
+        # The reply, not the produce acknowledgement, ends the call: a verdict proves
+        # delivery, and the ack can come later than the verdict.
+        sending = asyncio.create_task(self._send(orjson.dumps(body), key, headers))
         try:
             async with asyncio.timeout(timeout / 1000):
-                await self._send(orjson.dumps(body), key, headers)
                 return await fut
         except TimeoutError:
             self.stats.timed_out += 1
@@ -212,6 +214,13 @@ class ModerationClient:
         finally:
             self._waiting.pop(mid, None)
             metrics.CLIENT_LATENCY.observe(time.time() - start)
+            if not sending.done():
+                if fut.done() and not fut.cancelled():
+                    # Answered before the ack: let the ack finish in the background.
+                    self._sends.add(sending)
+                    sending.add_done_callback(self._sends.discard)
+                else:
+                    sending.cancel()  # the caller gave up; stop retrying
 
     async def _send(self, value: bytes, key: bytes, headers: list[tuple[str, bytes]]) -> None:
         """Produce until acknowledged; the caller's timeout bounds the retries."""

@@ -12,9 +12,10 @@ import logging
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from moderation.config import KafkaSettings
 from moderation.errors import ModerationError
@@ -60,6 +61,7 @@ class LoopbackServer:
     def __init__(self, port: int | None = None) -> None:
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+        self._stderr: Any = None
 
     def command(self) -> list[str]:
         """The argv that starts the server on ``self.port``."""
@@ -72,16 +74,20 @@ class LoopbackServer:
 
     def start(self) -> Self:
         """Start the process and wait until it answers."""
+        # A file, not a pipe: nobody reads a long-running server's stderr, and a full
+        # pipe would block the server the moment it logs enough.
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the server)
         self.proc = subprocess.Popen(
             self.command(),
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self._stderr,
             start_new_session=True,
         )
         deadline = time.monotonic() + _READY_TIMEOUT_S
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                self._stderr.seek(0)
+                err = self._stderr.read().decode(errors="replace")
                 raise EmbeddedBrokerError(
                     f"{self.name} exited with {self.proc.returncode}: {err[-500:]}"
                 )
@@ -99,14 +105,16 @@ class LoopbackServer:
 
     def stop(self) -> None:
         """Terminate the process (in-memory data goes with it)."""
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
 
     def __enter__(self) -> Self:
         return self.start()

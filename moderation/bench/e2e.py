@@ -167,7 +167,8 @@ class Phase:
             await asyncio.wait_for(done.wait(), settle_s)
         done.set()
         await rx
-        lat = np.array(list(latencies.values())) if latencies else np.array([np.inf])
+        self.last_latencies_ms = list(latencies.values())
+        lat = np.array(self.last_latencies_ms) if latencies else np.array([np.inf])
         return Step(
             phase,
             rate,

@@ -11,6 +11,9 @@ for more speed, and gives up exact agreement with the live path.
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -28,9 +31,19 @@ Result = list[float] | tuple[str, str]  # scores, or (error code, detail)
 
 
 def init(settings: ClassifierSettings) -> None:
-    """Process initializer: load the model once."""
+    """Process initializer: load the model once; exit if the replay process dies."""
     global _classifier
     _classifier = Classifier(settings)
+    parent = os.getppid()
+
+    def watch() -> None:
+        # A SIGKILLed replay cannot shut its pool down; without this its scoring
+        # processes would wait on their queue forever.
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _remember(key: bytes, scores: list[float]) -> None:

@@ -56,6 +56,26 @@ def test_scores_match_the_live_path(tmp_path: Path) -> None:
     assert np.abs(replayed - expected).max() <= 1e-4
 
 
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def test_interrupted_run_resumes_without_gaps_or_repeats(tmp_path: Path) -> None:
     texts = [f"message number {i} about the game tonight" for i in range(3000)]
     src = tmp_path / "in.jsonl"
@@ -70,8 +90,12 @@ def test_interrupted_run_resumes_without_gaps_or_repeats(tmp_path: Path) -> None
         assert wait_for(
             lambda: ckpt.exists() and orjson.loads(ckpt.read_bytes())["rows_done"] >= 600, 60
         )
+        children = _children(proc.pid)
+        assert children, "replay runs its scoring in child processes"
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
+        # Orphaned scoring processes notice and exit instead of idling forever.
+        assert wait_for(lambda: not any(_alive(pid) for pid in children), 15)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -1,0 +1,328 @@
+"""The fault suite's parts: workers as processes, an open-loop load, a verdict ledger.
+
+Every record carries a unique ``correlation-id`` header; the worker copies it onto the
+verdict and keeps it (with all headers) on a dead letter, so the ledger can say of every
+record sent whether it was answered, dead-lettered, both, or lost, and how often.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import orjson
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+from aiokafka.errors import KafkaError
+
+from moderation.config import KafkaSettings
+from moderation.embedded import ensure_topics
+
+ROOT = Path(__file__).resolve().parents[2]
+PARTITIONS = 4
+SESSION_TIMEOUT_MS = 6000
+BUDGET_MS = 50
+
+
+@dataclass
+class Result:
+    """One scenario's row in docs/reliability.md."""
+
+    scenario: str
+    sent: int
+    answered: int
+    lost: int
+    duplicates: int
+    fallback: int
+    p99_fault_ms: float
+    recovery_s: float
+    notes: str = ""
+    checks: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.lost == 0 and all(self.checks.values())
+
+
+@dataclass
+class Topics:
+    bootstrap: str
+    input: str
+    verdicts: str
+    dlq: str
+    group: str
+
+    @classmethod
+    async def fresh(cls, bootstrap: str) -> Topics:
+        tag = uuid.uuid4().hex[:8]
+        t = cls(bootstrap, f"f-in-{tag}", f"f-out-{tag}", f"f-dlq-{tag}", f"f-g-{tag}")
+        await t.create()
+        return t
+
+    async def create(self) -> None:
+        await ensure_topics(
+            KafkaSettings(bootstrap=self.bootstrap),
+            {self.input: PARTITIONS, self.verdicts: PARTITIONS, self.dlq: 1},
+        )
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "MODERATION_KAFKA_BOOTSTRAP": self.bootstrap,
+            "MODERATION_INPUT_TOPIC": self.input,
+            "MODERATION_VERDICT_TOPIC": self.verdicts,
+            "MODERATION_DLQ_TOPIC": self.dlq,
+            "MODERATION_GROUP_ID": self.group,
+            "MODERATION_SESSION_TIMEOUT_MS": str(SESSION_TIMEOUT_MS),
+            "MODERATION_THREADS": "1",
+            "MODERATION_METRICS_PORT": "0",
+            "MODERATION_BUDGET_MS": str(BUDGET_MS),
+            "MODERATION_LOG_FORMAT": "json",
+            **extra,
+        }
+
+
+class WorkerProc:
+    """`moderation worker` as operators run it."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.env = env
+        self.log_path = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        with self.log_path.open("ab") as fh:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "moderation.cli", "worker"],
+                env=self.env,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+            )
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.alive():
+            self.proc.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
+            self.proc.wait(10)  # type: ignore[union-attr]
+
+    def terminate(self) -> float:
+        """SIGTERM; seconds until it exited."""
+        assert self.proc is not None
+        start = time.monotonic()
+        self.proc.send_signal(signal.SIGTERM)
+        self.proc.wait(60)
+        return time.monotonic() - start
+
+    def rss_mb(self) -> float:
+        try:
+            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return 0.0
+
+    def ready(self) -> bool:
+        return "partitions assigned" in self.log_path.read_text(errors="replace")
+
+
+async def wait_until(predicate: Any, timeout: float, interval: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        await asyncio.sleep(interval)
+    return False
+
+
+class Ledger:
+    """What was sent (by correlation id) and what came back on the verdict and DLQ topics."""
+
+    def __init__(self) -> None:
+        self.sent_at: dict[str, float] = {}
+        self.message_id: dict[str, str | None] = {}
+        self.verdicts: Counter[str] = Counter()
+        self.dead: Counter[str] = Counter()
+        self.first_answer: dict[str, float] = {}
+        self.reasons: dict[str, str] = {}
+        self.unsent = 0
+
+    def record_sent(self, corr: str, mid: str | None, at: float) -> None:
+        self.sent_at[corr] = at
+        self.message_id[corr] = mid
+
+    def answered(self, corr: str) -> bool:
+        return self.verdicts[corr] > 0 or self.dead[corr] > 0
+
+    def lost(self) -> list[str]:
+        return [c for c in self.sent_at if not self.answered(c)]
+
+    def duplicates(self) -> int:
+        return sum(n - 1 for n in self.verdicts.values() if n > 1)
+
+    def fallback(self) -> int:
+        return sum(r not in ("model", "cache") for r in self.reasons.values())
+
+    def latencies_ms(self, sent_from: float = 0, sent_until: float = float("inf")) -> np.ndarray:
+        return np.array(
+            [
+                (self.first_answer[c] - t) * 1000
+                for c, t in self.sent_at.items()
+                if sent_from <= t < sent_until and c in self.first_answer
+            ]
+        )
+
+    def p99(self, sent_from: float = 0, sent_until: float = float("inf")) -> float:
+        lat = self.latencies_ms(sent_from, sent_until)
+        return float(np.percentile(lat, 99)) if lat.size else float("nan")
+
+    def recovery_s(self, fault_end: float, budget_ms: float) -> float:
+        """From the fault's end until answers come within budget again for good."""
+        late = [
+            t
+            for c, t in self.sent_at.items()
+            if t >= fault_end
+            and c in self.first_answer
+            and (self.first_answer[c] - t) * 1000 > budget_ms
+        ]
+        return max(0.0, max(late) - fault_end) if late else 0.0
+
+
+class Collector:
+    """Reads the verdict and DLQ topics into a ledger until stopped."""
+
+    def __init__(self, topics: Topics, ledger: Ledger) -> None:
+        self.topics = topics
+        self.ledger = ledger
+        self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+
+    async def __aenter__(self) -> Collector:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._task is not None:
+            await self._task
+
+    async def _run(self) -> None:
+        while not self._stop.is_set():
+            consumer = AIOKafkaConsumer(
+                self.topics.verdicts,
+                self.topics.dlq,
+                bootstrap_servers=self.topics.bootstrap,
+                group_id=None,
+                auto_offset_reset="earliest",
+                enable_auto_commit=False,
+                fetch_max_wait_ms=5,
+            )
+            try:
+                await consumer.start()
+                while not self._stop.is_set():
+                    batch = await consumer.getmany(timeout_ms=50)
+                    now = time.time()
+                    for tp, records in batch.items():
+                        for r in records:
+                            self._take(tp.topic, r, now)
+            except KafkaError:
+                await asyncio.sleep(0.5)  # the broker is away: reconnect
+            finally:
+                with contextlib.suppress(KafkaError):
+                    await consumer.stop()
+
+    def _take(self, topic: str, record: Any, now: float) -> None:
+        corr = next((v.decode() for k, v in record.headers or () if k == "correlation-id"), None)
+        if corr is None:
+            return
+        led = self.ledger
+        if topic == self.topics.dlq:
+            led.dead[corr] += 1
+        else:
+            led.verdicts[corr] += 1
+            led.reasons.setdefault(corr, orjson.loads(record.value)["reason"])
+        led.first_answer.setdefault(corr, now)
+
+
+class Load:
+    """An open-loop producer: records on a fixed schedule, never waiting for answers."""
+
+    def __init__(self, topics: Topics, ledger: Ledger) -> None:
+        self.topics = topics
+        self.ledger = ledger
+        self.producer: AIOKafkaProducer | None = None
+        self.seq = 0
+
+    async def __aenter__(self) -> Load:
+        self.producer = AIOKafkaProducer(
+            bootstrap_servers=self.topics.bootstrap,
+            acks="all",
+            linger_ms=0,
+            enable_idempotence=False,
+            request_timeout_ms=5000,
+        )
+        await self.producer.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.producer is not None:
+            with contextlib.suppress(KafkaError):
+                await self.producer.stop()
+
+    async def send(self, value: bytes | None, mid: str | None, key: bytes | None = None) -> None:
+        assert self.producer is not None
+        self.seq += 1
+        corr = f"c{self.seq}"
+        now = time.time()
+        self.ledger.record_sent(corr, mid, now)
+        ack = await self.producer.send(
+            self.topics.input,
+            value=value,
+            key=key or corr.encode(),
+            headers=[("correlation-id", corr.encode())],
+        )
+        ack.add_done_callback(lambda f: self._delivered(corr, f))
+
+    def _delivered(self, corr: str, fut: Any) -> None:
+        # A record the broker never took is not the worker's to answer.
+        if fut.cancelled() or fut.exception() is not None:
+            self.ledger.sent_at.pop(corr, None)
+            self.ledger.unsent += 1
+
+    async def message(self, text: str) -> None:
+        mid = f"m{self.seq + 1}"
+        body = orjson.dumps({"id": mid, "text": text, "sent_at": int(time.time() * 1000)})
+        await self.send(body, mid)
+
+    async def run(self, rate: float, seconds: float, texts: list[str]) -> None:
+        """``rate`` messages per second for ``seconds``."""
+        n = int(rate * seconds)
+        start = time.monotonic()
+        for i in range(n):
+            delay = start + i / rate - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await self.message(texts[i % len(texts)])
+
+    async def flush(self) -> None:
+        assert self.producer is not None
+        await self.producer.flush()

