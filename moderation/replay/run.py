@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
+from aiokafka.errors import KafkaError
 
 from moderation.config import ClassifierSettings, KafkaSettings
 from moderation.cpu import usable_cores
@@ -92,11 +93,11 @@ def _items(opts: Options) -> tuple[Iterator[Item], int]:
 
             if opts.kafka.bootstrap is None:
                 raise ReplayError(f"{spec}: set MODERATION_KAFKA_BOOTSTRAP to read a topic")
-            sources.append(
-                read_topic(
-                    opts.kafka, spec.removeprefix("kafka:"), opts.start, opts.end, opts.fields
-                )
-            )
+            topic = spec.removeprefix("kafka:")
+            try:
+                sources.append(read_topic(opts.kafka, topic, opts.start, opts.end, opts.fields))
+            except (ValueError, KafkaError) as exc:
+                raise ReplayError(f"{spec}: {exc}") from None
         else:
             path = Path(spec)
             if not path.is_file():

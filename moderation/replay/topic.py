@@ -95,10 +95,8 @@ async def _read(
     )
     await consumer.start()
     try:
-        parts = consumer.partitions_for_topic(topic)
-        if not parts:
-            await consumer.force_metadata_update()
-            parts = consumer.partitions_for_topic(topic)
+        known = await consumer.topics()  # a metadata round trip
+        parts = consumer.partitions_for_topic(topic) if topic in known else None
         if not parts:
             raise ValueError(f"topic {topic!r} does not exist")
         tps = [TopicPartition(topic, p) for p in sorted(parts)]

@@ -173,3 +173,42 @@ def test_example_send_api_service(topics: Topics, model: Any) -> None:
                 await api.close()
 
     asyncio.run(main())
+
+
+def test_send_api_command_runs_the_embedded_stack(tmp_path: Any) -> None:
+    """What the README shows: `moderation send-api --embedded`, then POST a message."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from moderation.embedded import free_port
+
+    port = free_port()
+    env = {**os.environ, "MODERATION_METRICS_PORT": "0", "MODERATION_THREADS": "1"}
+    log = (tmp_path / "api.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moderation.cli", "send-api", "--embedded", "--port", str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+
+    async def main() -> tuple[int, dict[str, Any]]:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                return await _post(port, b'{"text": "you are a worthless idiot"}')
+            except OSError:
+                assert proc.poll() is None, (tmp_path / "api.log").read_text()
+                assert time.monotonic() < deadline, "send-api never listened"
+                await asyncio.sleep(0.2)
+
+    try:
+        status, body = asyncio.run(main())
+        assert status == 200 and body["verdict"]["decision"] == "nudge"
+        assert body["verdict"]["reason"] == "model"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        log.close()

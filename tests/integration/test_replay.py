@@ -199,3 +199,14 @@ def test_refuses_to_clobber_or_mix_runs(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match=r"\.jsonl or \.csv"):
         replay(Options([str(src)], str(tmp_path / "o.parquet")))
     assert out.read_text() == "precious\n"
+
+
+def test_missing_topic_is_a_clear_error(topics: Topics, tmp_path: Path) -> None:
+    opts = Options(
+        ["kafka:no-such-topic"],
+        str(tmp_path / "o.jsonl"),
+        kafka=KafkaSettings(bootstrap=topics.bootstrap),
+        progress=False,
+    )
+    with pytest.raises(ReplayError, match=r"no-such-topic.*does not exist"):
+        replay(opts)
