@@ -33,6 +33,7 @@ from aiokafka.structs import TopicPartition
 from moderation import metrics
 from moderation.config import ClientSettings
 from moderation.embedded import ensure_topics
+from moderation.kafka_clients import producer
 from moderation.schema import (
     CORRELATION_HEADER,
     MAX_BUDGET_MS,
@@ -102,14 +103,7 @@ class ModerationClient:
         kw = s.kafka.client_kwargs()
         if s.create_reply_topic:
             await ensure_topics(s.kafka, {self.reply_topic: s.reply_partitions})
-        self._producer = AIOKafkaProducer(
-            bootstrap_servers=s.kafka.bootstrap,
-            acks="all",
-            linger_ms=0,
-            enable_idempotence=False,
-            request_timeout_ms=5000,
-            **kw,
-        )
+        self._producer = producer(s.kafka)
         self._consumer = AIOKafkaConsumer(
             bootstrap_servers=s.kafka.bootstrap,
             group_id=None,

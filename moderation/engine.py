@@ -3,10 +3,10 @@
 Consumers hand in tokenized messages with a deadline and await the scores; the
 model runs on its own thread so consuming, heartbeats and producing never wait
 on it. Under a backlog the engine spends the model only on messages that can
-still make their deadline: a message whose remaining budget is shorter than the
-model's measured time for its length is answered at once as over budget, and
-among the rest the earliest deadline runs first. Queued messages of equal token
-length run together as one batch, which needs no padding.
+still make their deadline: a message that cannot finish in time behind the queued
+messages due before it (by the model's measured time per length) is answered at
+once as over budget, and among the rest the earliest deadline runs first. Queued
+messages of equal token length may run together as one batch (no padding needed).
 """
 
 from __future__ import annotations
@@ -73,6 +73,18 @@ class ServiceTimes:
         self._est[bucket] = seconds if old is None else old + _EWMA * (seconds - old)
 
 
+def admit(jobs: list[_Job], tokens: int, deadline: float, now: float, times: ServiceTimes) -> bool:
+    """Can a new message still make ``deadline`` behind the queued ones that run before it?
+
+    Earliest deadline first: every queued job with an earlier (or equal) deadline runs
+    first. When their expected time plus the message's own exceeds what is left, the
+    message is answered at once rather than queued: under overload the queue stays
+    short, answers stay prompt, and in-flight slots free up for the next fetch.
+    """
+    ahead = sum(times.estimate(j.encoded.tokens) for j in jobs if j.deadline <= deadline)
+    return deadline - now >= ahead + times.estimate(tokens)
+
+
 def pick(
     jobs: list[_Job], now: float, times: ServiceTimes, batching: bool
 ) -> tuple[list[_Job], list[_Job]]:
@@ -136,12 +148,12 @@ class InferenceEngine:
     async def score(self, encoded: Encoded, deadline: float) -> np.ndarray | OverBudget:
         """Scores for one message, or OVER_BUDGET if it cannot make ``deadline``."""
         loop = asyncio.get_running_loop()
-        if deadline - time.monotonic() < self.times.estimate(encoded.tokens):
-            return OVER_BUDGET
         fut: asyncio.Future[Any] = loop.create_future()
         with self._cond:
             if self._stopping:
                 raise RuntimeError("inference engine is stopped")
+            if not admit(self._jobs, encoded.tokens, deadline, time.monotonic(), self.times):
+                return OVER_BUDGET
             self._jobs.append(_Job(encoded, deadline, fut, loop))
             self._cond.notify()
         return await fut

@@ -27,6 +27,7 @@ from moderation.classifier import Classifier
 from moderation.config import WorkerSettings
 from moderation.engine import OVER_BUDGET, InferenceEngine
 from moderation.errors import InvalidTextError
+from moderation.kafka_clients import producer
 from moderation.offsets import OffsetTracker
 from moderation.policy import Decision, Policy
 from moderation.schema import (
@@ -123,14 +124,7 @@ class Worker:
         """Run until ``request_stop``; then drain within the grace period."""
         s = self.settings
         kafka = s.kafka.client_kwargs()
-        self._producer = AIOKafkaProducer(
-            bootstrap_servers=s.kafka.bootstrap,
-            acks="all",
-            linger_ms=0,
-            enable_idempotence=False,
-            request_timeout_ms=5000,
-            **kafka,
-        )
+        self._producer = producer(s.kafka)
         self._consumer = AIOKafkaConsumer(
             bootstrap_servers=s.kafka.bootstrap,
             group_id=s.group_id,

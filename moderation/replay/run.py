@@ -151,19 +151,14 @@ class Output:
         else:
             import asyncio
 
-            from aiokafka import AIOKafkaProducer
+            from moderation.kafka_clients import producer
 
             async def start() -> Any:
                 # aiokafka binds to the running loop: build it inside ours.
-                producer = AIOKafkaProducer(
-                    bootstrap_servers=self.kafka.bootstrap,
-                    acks="all",
-                    enable_idempotence=False,
-                    linger_ms=5,
-                    **self.kafka.client_kwargs(),
-                )
-                await producer.start()
-                return producer
+                # Replay is throughput, not latency: let records share requests.
+                out = producer(self.kafka, linger_ms=5)
+                await out.start()
+                return out
 
             self._loop = asyncio.new_event_loop()
             self._producer = self._loop.run_until_complete(start())

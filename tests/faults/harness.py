@@ -27,6 +27,7 @@ from aiokafka.errors import KafkaError
 
 from moderation.config import KafkaSettings
 from moderation.embedded import ensure_topics
+from moderation.kafka_clients import producer
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTITIONS = 4
@@ -61,18 +62,20 @@ class Topics:
     verdicts: str
     dlq: str
     group: str
+    partitions: int = PARTITIONS
 
     @classmethod
-    async def fresh(cls, bootstrap: str) -> Topics:
+    async def fresh(cls, bootstrap: str, partitions: int = PARTITIONS) -> Topics:
         tag = uuid.uuid4().hex[:8]
-        t = cls(bootstrap, f"f-in-{tag}", f"f-out-{tag}", f"f-dlq-{tag}", f"f-g-{tag}")
+        names = (f"f-in-{tag}", f"f-out-{tag}", f"f-dlq-{tag}", f"f-g-{tag}")
+        t = cls(bootstrap, *names, partitions=partitions)
         await t.create()
         return t
 
     async def create(self) -> None:
+        n = self.partitions
         await ensure_topics(
-            KafkaSettings(bootstrap=self.bootstrap),
-            {self.input: PARTITIONS, self.verdicts: PARTITIONS, self.dlq: 1},
+            KafkaSettings(bootstrap=self.bootstrap), {self.input: n, self.verdicts: n, self.dlq: 1}
         )
 
     def env(self, **extra: str) -> dict[str, str]:
@@ -273,13 +276,7 @@ class Load:
         self.seq = 0
 
     async def __aenter__(self) -> Load:
-        self.producer = AIOKafkaProducer(
-            bootstrap_servers=self.topics.bootstrap,
-            acks="all",
-            linger_ms=0,
-            enable_idempotence=False,
-            request_timeout_ms=5000,
-        )
+        self.producer = producer(KafkaSettings(bootstrap=self.topics.bootstrap))
         await self.producer.start()
         return self
 

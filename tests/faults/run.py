@@ -52,14 +52,16 @@ def table(results: list[Result]) -> str:
     return markdown_table(head, rows) + "\n\n" + notes
 
 
-async def run_all(scale: Scale, only: list[str] | None) -> list[Result]:
+async def run_all(scale: Scale, only: list[str] | None, keep: Path | None) -> list[Result]:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
+        logs = keep or Path(tmp)
+        logs.mkdir(parents=True, exist_ok=True)
         for scenario in SCENARIOS:
             if only and scenario.__name__ not in only:
                 continue
             logging.info("scenario %s (%s)", scenario.__name__, scale.name)
-            results.append(await scenario(scale, Path(tmp)))
+            results.append(await scenario(scale, logs))
             logging.info("%s", results[-1])
     return results
 
@@ -69,11 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--short", action="store_true", help="the CI scale")
     p.add_argument("--only", nargs="*", help="scenario function names")
     p.add_argument("--docs", type=Path, default=Path("docs/reliability.md"))
+    p.add_argument("--keep-logs", type=Path, help="keep the workers' logs in this folder")
     ns = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     logging.getLogger("aiokafka").setLevel(logging.WARNING)
     scale = SHORT if ns.short else LONG
-    results = asyncio.run(run_all(scale, ns.only))
+    results = asyncio.run(run_all(scale, ns.only, ns.keep_logs))
     body = (
         f"Command: `python -m tests.faults.run{' --short' if ns.short else ''}` "
         f"(scale: {scale.name}). Budget {BUDGET_MS} ms; everything on 127.0.0.1, one "

@@ -3,7 +3,7 @@ import asyncio
 import numpy as np
 
 from moderation.classifier import Encoded
-from moderation.engine import MAX_BATCH, ServiceTimes, _Job, pick
+from moderation.engine import MAX_BATCH, ServiceTimes, _Job, admit, pick
 
 
 def job(tokens: int, deadline: float) -> _Job:
@@ -52,3 +52,16 @@ def test_service_time_estimate_uses_the_nearest_shorter_bucket() -> None:
     assert t.estimate(50) == 0.002
     t.observe(10, 0.004)
     assert 0.002 < t.estimate(10) < 0.004
+
+
+def test_admission_counts_the_queue_due_first() -> None:
+    t = times(0.005)  # 5 ms per message
+    queued = [job(10, 0.020 + i * 0.001) for i in range(10)]  # due within 20-29 ms
+    # Due at 30 ms: ten messages (50 ms) run first, so it cannot make it.
+    assert not admit(queued, 10, 0.030, 0.0, t)
+    # Due at 100 ms: 50 + 5 ms fits.
+    assert admit(queued, 10, 0.100, 0.0, t)
+    # Messages due after it do not delay it under earliest-deadline-first.
+    assert admit([job(10, 1.0) for _ in range(100)], 10, 0.010, 0.0, t)
+    # An empty queue admits whatever its own time allows.
+    assert admit([], 10, 0.006, 0.0, t) and not admit([], 10, 0.004, 0.0, t)
