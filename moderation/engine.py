@@ -53,24 +53,31 @@ class _Job:
 
 
 class ServiceTimes:
-    """Measured model time per message, by token-length bucket (EWMA)."""
+    """Measured model time per message, by token-length bucket (EWMA).
+
+    The inference thread observes while the event loop estimates (for admission), so
+    both go through one lock.
+    """
 
     def __init__(self) -> None:
         self._est: dict[int, float] = {}
+        self._lock = threading.Lock()
 
     def estimate(self, tokens: int) -> float:
         """Seconds a message of this length is expected to take; 0 before any sample."""
         bucket = tokens // _BUCKET_TOKENS
-        if bucket in self._est:
-            return self._est[bucket]
-        known = [v for b, v in self._est.items() if b <= bucket]
+        with self._lock:
+            if bucket in self._est:
+                return self._est[bucket]
+            known = [v for b, v in self._est.items() if b <= bucket]
         return max(known) if known else 0.0
 
     def observe(self, tokens: int, seconds: float) -> None:
         """Fold one measurement in."""
         bucket = tokens // _BUCKET_TOKENS
-        old = self._est.get(bucket)
-        self._est[bucket] = seconds if old is None else old + _EWMA * (seconds - old)
+        with self._lock:
+            old = self._est.get(bucket)
+            self._est[bucket] = seconds if old is None else old + _EWMA * (seconds - old)
 
 
 def admit(jobs: list[_Job], tokens: int, deadline: float, now: float, times: ServiceTimes) -> bool:

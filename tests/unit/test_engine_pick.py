@@ -65,3 +65,32 @@ def test_admission_counts_the_queue_due_first() -> None:
     assert admit([job(10, 1.0) for _ in range(100)], 10, 0.010, 0.0, t)
     # An empty queue admits whatever its own time allows.
     assert admit([], 10, 0.006, 0.0, t) and not admit([], 10, 0.004, 0.0, t)
+
+
+def test_service_times_are_safe_across_threads() -> None:
+    # The inference thread records times while the event loop estimates for
+    # admission; a dict changing size under an estimate once failed a message.
+    import threading
+
+    t = ServiceTimes()
+    stop = threading.Event()
+
+    def record() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            t.observe(8 * (n % 5000), 0.001)
+
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    writer = threading.Thread(target=record)
+    writer.start()
+    try:
+        for _ in range(2_000):
+            t.estimate(8 * 5000)
+    finally:
+        stop.set()
+        writer.join()
+        sys.setswitchinterval(interval)
