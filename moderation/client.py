@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 import uuid
 from collections.abc import Mapping
@@ -31,7 +30,7 @@ from aiokafka.errors import KafkaError
 from aiokafka.structs import TopicPartition
 
 from moderation import metrics
-from moderation.config import ClientSettings
+from moderation.config import ClientSettings, is_topic_name
 from moderation.embedded import ensure_topics
 from moderation.kafka_clients import producer
 from moderation.schema import (
@@ -44,8 +43,6 @@ from moderation.schema import (
 
 log = logging.getLogger(__name__)
 
-# Kafka topic names: at most 249 of these characters.
-_TOPIC_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
 _RETRY_FIRST_S = 0.05
 _RETRY_MAX_S = 2.0
 
@@ -53,7 +50,7 @@ _RETRY_MAX_S = 2.0
 def reply_topic(verdict_topic: str, instance_id: str) -> str:
     """The reply topic of one API instance."""
     name = f"{verdict_topic}.{instance_id}"
-    if not _TOPIC_CHARS.match(instance_id) or len(name) > 249:
+    if not instance_id or not is_topic_name(name):
         raise ValueError(
             f"instance id {instance_id!r} must be letters, digits, '.', '_' or '-' "
             f"and keep the topic name under 250 characters"

@@ -9,6 +9,7 @@ Values are validated here, and each error names the setting and what it wants.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import tomllib
 import uuid
@@ -230,10 +231,18 @@ def _choice(src: Source, name: str, default: str, allowed: tuple[str, ...]) -> s
     raise ConfigError(f"{PREFIX}{name}={value!r}: expected one of {', '.join(allowed)}")
 
 
+_TOPIC_NAME = re.compile(r"[A-Za-z0-9._-]{1,249}")
+
+
+def is_topic_name(name: str) -> bool:
+    """A legal Kafka topic name: 1-249 ASCII letters, digits, '.', '_', '-'."""
+    return _TOPIC_NAME.fullmatch(name) is not None
+
+
 def _topic(src: Source, name: str, default: str) -> str:
     raw = src.get(name)
     value = default if raw is None else str(raw).strip()
-    if not value or len(value) > 249 or not all(c.isalnum() or c in "._-" for c in value):
+    if not is_topic_name(value):
         raise ConfigError(
             f"{PREFIX}{name}={value!r}: not a valid Kafka topic name "
             "(letters, digits, '.', '_', '-', at most 249)"
@@ -342,7 +351,7 @@ def client_settings(source: Source | None = None) -> ClientSettings:
     src = source or Source()
     d = ClientSettings(kafka=KafkaSettings())
     instance = str(src.get("INSTANCE_ID") or socket.gethostname())
-    if not instance or len(instance) > 200 or not all(c.isalnum() or c in "._-" for c in instance):
+    if len(instance) > 200 or not is_topic_name(instance):
         raise ConfigError(
             f"{PREFIX}INSTANCE_ID={instance!r}: letters, digits, '.', '_', '-', at most 200"
         )

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ from aiokafka.structs import OffsetAndMetadata, TopicPartition
 from moderation import metrics
 from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
-from moderation.config import WorkerSettings
+from moderation.config import WorkerSettings, is_topic_name
 from moderation.engine import OVER_BUDGET, InferenceEngine
 from moderation.errors import InvalidTextError
 from moderation.kafka_clients import producer
@@ -42,7 +41,6 @@ from moderation.schema import (
 log = logging.getLogger(__name__)
 
 ERROR_HEADER = "moderation-error"
-_INSTANCE = re.compile(r"^[A-Za-z0-9._-]+$")
 # Each failed produce is retried after this long, doubling up to the cap, until
 # it succeeds or the worker stops; the offset stays uncommitted meanwhile.
 _RETRY_FIRST_S = 0.05
@@ -287,10 +285,8 @@ class Worker:
             topic = raw.decode("ascii")
         except UnicodeDecodeError:
             topic = ""
-        suffix = topic[len(default) + 1 :]
-        if topic == default or (
-            topic.startswith(default + ".") and _INSTANCE.match(suffix) and len(topic) <= 249
-        ):
+        family = topic.startswith(default + ".") and len(topic) > len(default) + 1
+        if topic == default or (family and is_topic_name(topic)):
             return topic
         metrics.REPLY_TO_REFUSED.inc()
         return default
