@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,12 +24,10 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
 from moderation.config import KafkaSettings
-from moderation.embedded import ensure_topics
 from moderation.kafka_clients import producer
+from tests import topics
 
-ROOT = Path(__file__).resolve().parents[2]
-PARTITIONS = 4
-SESSION_TIMEOUT_MS = 6000
+SESSION_TIMEOUT_MS = topics.SESSION_TIMEOUT_MS
 BUDGET_MS = 50
 
 
@@ -55,45 +51,19 @@ class Result:
         return self.lost == 0 and all(self.checks.values())
 
 
-@dataclass
-class Topics:
-    bootstrap: str
-    input: str
-    verdicts: str
-    dlq: str
-    group: str
-    partitions: int = PARTITIONS
+class Topics(topics.Topics):
+    """The shared test topics, with a worker set up as in production: a 50 ms budget."""
 
     @classmethod
-    async def fresh(cls, bootstrap: str, partitions: int = PARTITIONS) -> Topics:
-        tag = uuid.uuid4().hex[:8]
-        names = (f"f-in-{tag}", f"f-out-{tag}", f"f-dlq-{tag}", f"f-g-{tag}")
-        t = cls(bootstrap, *names, partitions=partitions)
+    async def fresh(cls, bootstrap: str, partitions: int = topics.PARTITIONS) -> Topics:
+        t = cls.named(bootstrap, "f-", partitions)
         await t.create()
         return t
 
-    async def create(self) -> None:
-        n = self.partitions
-        await ensure_topics(
-            KafkaSettings(bootstrap=self.bootstrap), {self.input: n, self.verdicts: n, self.dlq: 1}
-        )
-
     def env(self, **extra: str) -> dict[str, str]:
-        return {
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "MODERATION_KAFKA_BOOTSTRAP": self.bootstrap,
-            "MODERATION_INPUT_TOPIC": self.input,
-            "MODERATION_VERDICT_TOPIC": self.verdicts,
-            "MODERATION_DLQ_TOPIC": self.dlq,
-            "MODERATION_GROUP_ID": self.group,
-            "MODERATION_SESSION_TIMEOUT_MS": str(SESSION_TIMEOUT_MS),
-            "MODERATION_THREADS": "1",
-            "MODERATION_METRICS_PORT": "0",
-            "MODERATION_BUDGET_MS": str(BUDGET_MS),
-            "MODERATION_LOG_FORMAT": "json",
-            **extra,
-        }
+        return super().env(
+            **{"MODERATION_BUDGET_MS": str(BUDGET_MS), "MODERATION_LOG_FORMAT": "json", **extra}
+        )
 
 
 class WorkerProc:

@@ -15,9 +15,10 @@ from moderation.app import build_cache, load_classifier
 from moderation.cache import VerdictCache
 from moderation.config import CacheSettings, ClassifierSettings
 from moderation.embedded import EmbeddedRedis
-from tests.integration.conftest import Topics, wait_for
+from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read
 from tests.integration.workers import running
+from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
 

@@ -14,9 +14,9 @@ from moderation.client import ModerationClient
 from moderation.config import ClassifierSettings, ClientSettings, KafkaSettings
 from moderation.schema import REPLY_TO_HEADER
 from moderation.sendapi import SendApi
-from tests.integration.conftest import Topics
 from tests.integration.kafka_io import message, produce, read
 from tests.integration.workers import running
+from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
 

@@ -14,8 +14,8 @@ from moderation.app import load_classifier
 from moderation.config import ClassifierSettings
 from moderation.health import HealthServer
 from moderation.worker import Worker
-from tests.integration.conftest import Topics
 from tests.integration.kafka_io import message, produce, read
+from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
 

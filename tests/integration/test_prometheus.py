@@ -15,8 +15,8 @@ from moderation.config import ClassifierSettings
 from moderation.health import HealthServer
 from moderation.promcheck import Prometheus, prometheus_binary, run
 from moderation.worker import Worker
-from tests.integration.conftest import Topics
 from tests.integration.kafka_io import message, produce, read
+from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"

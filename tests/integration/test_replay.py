@@ -19,8 +19,9 @@ from moderation.bench.model import chat_messages
 from moderation.classifier import Classifier
 from moderation.config import ClassifierSettings, KafkaSettings
 from moderation.replay.run import Options, ReplayError, replay
-from tests.integration.conftest import Topics, wait_for
+from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read
+from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
 

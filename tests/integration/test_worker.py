@@ -17,9 +17,10 @@ from moderation.classifier import Classifier
 from moderation.config import ClassifierSettings, WorkerSettings
 from moderation.policy import Policy
 from moderation.worker import Worker
-from tests.integration.conftest import Topics, wait_for
+from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
 from tests.integration.workers import running
+from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
 
