@@ -113,33 +113,23 @@ def cmd_demo(ns: argparse.Namespace) -> int:
     return asyncio.run(demo(rounds=ns.rounds))
 
 
+# `moderation bench SUITE`: the module under moderation.bench whose main() runs it.
+BENCH_SUITES = {
+    "model": "model",
+    "e2e": "e2e",
+    "cache": "cache",
+    "prometheus": "promagree",
+    "replay": "replay",
+    "client": "client",
+}
+
+
 def cmd_bench(ns: argparse.Namespace) -> int:
     """Run a benchmark suite."""
-    if ns.suite == "model":
-        from moderation.bench.model import main as bench_model
+    from importlib import import_module
 
-        return bench_model(ns.rest)
-    if ns.suite == "prometheus":
-        from moderation.bench.promagree import main as bench_prometheus
-
-        return bench_prometheus(ns.rest)
-    if ns.suite == "cache":
-        from moderation.bench.cache import main as bench_cache
-
-        return bench_cache(ns.rest)
-    if ns.suite == "e2e":
-        from moderation.bench.e2e import main as bench_e2e
-
-        return bench_e2e(ns.rest)
-    if ns.suite == "replay":
-        from moderation.bench.replay import main as bench_replay
-
-        return bench_replay(ns.rest)
-    if ns.suite == "client":
-        from moderation.bench.client import main as bench_client
-
-        return bench_client(ns.rest)
-    raise ModerationError(f"unknown benchmark {ns.suite!r}")
+    module = import_module(f"moderation.bench.{BENCH_SUITES[ns.suite]}")
+    return int(module.main(ns.rest))
 
 
 def cmd_send_api(ns: argparse.Namespace) -> int:
@@ -286,7 +276,7 @@ def parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_replay)
 
     bench = sub.add_parser("bench", help="benchmarks: `moderation bench model --help`")
-    bench.add_argument("suite", choices=["model", "e2e", "cache", "prometheus", "replay", "client"])
+    bench.add_argument("suite", choices=list(BENCH_SUITES))
     bench.add_argument("rest", nargs=argparse.REMAINDER)
     bench.set_defaults(func=cmd_bench)
     return p
