@@ -168,6 +168,28 @@ class Ledger:
         lat = self.latencies_ms(sent_from, sent_until)
         return float(np.percentile(lat, 99)) if lat.size else float("nan")
 
+    def result(
+        self,
+        scenario: str,
+        p99_fault_ms: float,
+        recovery_s: float,
+        notes: str,
+        checks: dict[str, bool],
+    ) -> Result:
+        """This ledger's counts as a scenario's row."""
+        return Result(
+            scenario,
+            len(self.sent_at),
+            sum(self.answered(c) for c in self.sent_at),
+            len(self.lost()),
+            self.duplicates(),
+            self.fallback(),
+            p99_fault_ms,
+            recovery_s,
+            notes,
+            checks,
+        )
+
     def recovery_s(self, fault_end: float, budget_ms: float) -> float:
         """From the fault's end until answers come within budget again for good."""
         late = [

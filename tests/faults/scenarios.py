@@ -118,13 +118,8 @@ async def crash(scale: Scale, tmp: Path) -> Result:
                 w.kill()
     bound = kills * (MAX_IN_FLIGHT + int(scale.crash_rate * (COMMIT_INTERVAL_S + 1.0)))
     dupes = ledger.duplicates()
-    return Result(
+    return ledger.result(
         f"1. crash: 2 workers, one SIGKILLed every {scale.kill_every_s:.0f} s ({kills} kills)",
-        len(ledger.sent_at),
-        sum(ledger.answered(c) for c in ledger.sent_at),
-        len(ledger.lost()),
-        dupes,
-        ledger.fallback(),
         ledger.p99(fault_start, fault_end),
         drain_s,
         f"duplicates bound {bound} (kills x (in-flight {MAX_IN_FLIGHT} + 1.2 s of traffic)); "
@@ -216,13 +211,8 @@ async def redis_outage(scale: Scale, tmp: Path) -> Result:
             worker.kill()
             redis.stop()
     p99 = ledger.p99(fault_start, fault_end)
-    return Result(
+    return ledger.result(
         f"3. Redis outage: {scale.redis_outage_s:.0f} s under 100 msg/s",
-        len(ledger.sent_at),
-        sum(ledger.answered(c) for c in ledger.sent_at),
-        len(ledger.lost()),
-        ledger.duplicates(),
-        ledger.fallback(),
         p99,
         ledger.recovery_s(fault_end, BUDGET_MS),
         f"cache hits (Redis) again after it returned: {hits_after}",
@@ -264,13 +254,8 @@ async def overload(scale: Scale, tmp: Path) -> Result:
     lat = ledger.latencies_ms(fault_start, fault_end)
     within = float(np.mean(lat <= BUDGET_MS + 50)) if lat.size else 0.0
     growth = max(rss, default=0.0) - rss_start
-    return Result(
+    return ledger.result(
         f"4. overload: {rate:.0f} msg/s (3x {MEASURED_CAPACITY:.0f}) for {scale.overload_s:.0f} s",
-        len(ledger.sent_at),
-        sum(ledger.answered(c) for c in ledger.sent_at),
-        len(ledger.lost()),
-        ledger.duplicates(),
-        ledger.fallback(),
         ledger.p99(fault_start, fault_end),
         drain_s,
         f"{within:.1%} answered within budget + 50 ms; worker RSS {rss_start:.0f} MB -> "
@@ -355,13 +340,8 @@ async def hostile(scale: Scale, tmp: Path) -> Result:
         finally:
             worker.kill()
     good_ok = sum(ledger.reasons.get(c) in ("model", "cache") for c in good)
-    return Result(
+    return ledger.result(
         f"5. hostile input: {len(records)} bad records among {len(good)} good",
-        len(ledger.sent_at),
-        sum(ledger.answered(c) for c in ledger.sent_at),
-        len(ledger.lost()),
-        ledger.duplicates(),
-        ledger.fallback(),
         ledger.p99(),
         0.0,
         f"{sum(ledger.dead.values())} dead letters; good messages with normal verdicts: "
@@ -397,13 +377,8 @@ async def shutdown(scale: Scale, tmp: Path) -> Result:
         finally:
             for w in workers:
                 w.kill()
-    return Result(
+    return ledger.result(
         "6. graceful shutdown: SIGTERM to 1 of 2 workers at 150 msg/s",
-        len(ledger.sent_at),
-        sum(ledger.answered(c) for c in ledger.sent_at),
-        len(ledger.lost()),
-        ledger.duplicates(),
-        ledger.fallback(),
         ledger.p99(fault_start, fault_end + SESSION_TIMEOUT_MS / 1000),
         ledger.recovery_s(fault_end, BUDGET_MS),
         f"exited in {exit_s:.1f} s (grace {grace:.0f} s) with status {code}",
