@@ -22,8 +22,9 @@ from moderation.config import (
 )
 from moderation.config import worker_settings as read_worker_settings
 from moderation.cpu import check_cpu, cpu_info
-from moderation.embedded import EmbeddedBroker, EmbeddedRedis, ensure_topics
+from moderation.embedded import EmbeddedBroker, EmbeddedRedis
 from moderation.health import HealthServer
+from moderation.kafka_clients import ensure_topics
 from moderation.policy import Policy
 from moderation.worker import Worker
 
@@ -33,16 +34,12 @@ log = logging.getLogger(__name__)
 def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
     """The model and its decision policy (card thresholds plus configured overrides)."""
     cpu = cpu_info()
-    log.info(
-        "cpu: %s; %d usable cores; AVX-512 %s; VNNI %s",
-        cpu.model_name,
-        cpu.usable_cores,
-        cpu.avx512,
-        cpu.vnni,
-    )
+    log.info("cpu: %s", cpu.describe())
     metrics.CPU_INFO.info(
         {
             "model": cpu.model_name,
+            "kind": cpu.kind,
+            "avx2": str(cpu.avx2).lower(),
             "avx512": str(cpu.avx512).lower(),
             "vnni": str(cpu.vnni).lower(),
             "usable_cores": str(cpu.usable_cores),

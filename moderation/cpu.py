@@ -18,6 +18,27 @@ class CpuInfo:
     avx512: bool
     vnni: bool
     model_name: str
+    avx2: bool = False
+
+    @property
+    def kind(self) -> str:
+        """The int8 instruction tier: ``avx512-vnni``, ``avx512``, ``avx2`` or ``baseline``."""
+        if self.avx512 and self.vnni:
+            return "avx512-vnni"
+        if self.avx512:
+            return "avx512"
+        return "avx2" if self.avx2 else "baseline"
+
+    def describe(self) -> str:
+        """One line for reports: model name, cores and the flags int8 speed hangs on."""
+
+        def yes(flag: bool) -> str:
+            return "yes" if flag else "no"
+
+        return (
+            f"{self.model_name} ({self.usable_cores} usable cores; AVX2 {yes(self.avx2)}, "
+            f"AVX-512 {yes(self.avx512)}, VNNI {yes(self.vnni)})"
+        )
 
 
 def _cgroup_quota_cores() -> int | None:
@@ -60,6 +81,7 @@ def cpu_info() -> CpuInfo:
         avx512="avx512f" in flags,
         vnni="avx512_vnni" in flags or "avx_vnni" in flags,
         model_name=name,
+        avx2="avx2" in flags,
     )
 
 

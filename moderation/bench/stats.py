@@ -41,7 +41,15 @@ def replace_section(doc: str, marker: str, body: str) -> str:
 
 
 def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = None) -> None:
-    """Put ``body`` into its marked section of the docs page, with its plot beside it."""
+    """Put ``body`` into its marked section of the docs page, with its plot beside it.
+
+    A body that does not name its CPU gets it first: figures compare only within one
+    CPU kind (int8 speed differs several times between AVX2 and AVX-512 VNNI).
+    """
+    from moderation.cpu import cpu_info
+
+    if "CPU:" not in body:
+        body = f"CPU: {cpu_info().describe()}.\n\n{body}"
     docs.parent.mkdir(parents=True, exist_ok=True)
     doc = docs.read_text() if docs.exists() else "# Benchmarks\n"
     docs.write_text(replace_section(doc, marker, body))

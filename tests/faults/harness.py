@@ -190,16 +190,41 @@ class Ledger:
             checks,
         )
 
-    def recovery_s(self, fault_end: float, budget_ms: float) -> float:
-        """From the fault's end until answers come within budget again for good."""
-        late = [
-            t
+    def recovery_s(self, fault_end: float, late_ms: float, window_s: float = 1.0) -> float:
+        """From the fault's end until every later window of sends has its p90 under ``late_ms``.
+
+        A window's p90, not each message: one slow verdict on a noisy 2-core machine is
+        not a fault still going on; a stalled partition (a quarter or half of the
+        traffic) or a backlog is. Unanswered messages count as late.
+        """
+        windows: dict[int, list[float]] = {}
+        for c, t in self.sent_at.items():
+            if t < fault_end:
+                continue
+            answered = self.first_answer.get(c)
+            latency = (answered - t) * 1000 if answered is not None else float("inf")
+            windows.setdefault(int((t - fault_end) // window_s), []).append(latency)
+        late = [i for i, lat in windows.items() if np.percentile(lat, 90) > late_ms]
+        return (max(late) + 1) * window_s if late else 0.0
+
+    def fallback_share(self, sent_from: float = 0, sent_until: float = float("inf")) -> float:
+        """Share of the answered messages sent in the interval that the model did not score."""
+        reasons = [
+            self.reasons[c]
             for c, t in self.sent_at.items()
-            if t >= fault_end
-            and c in self.first_answer
-            and (self.first_answer[c] - t) * 1000 > budget_ms
+            if sent_from <= t < sent_until and c in self.reasons
         ]
-        return max(0.0, max(late) - fault_end) if late else 0.0
+        return sum(r not in ("model", "cache") for r in reasons) / max(1, len(reasons))
+
+    def reason_count(self, reason: str) -> int:
+        """Verdicts with this reason."""
+        return sum(r == reason for r in self.reasons.values())
+
+
+def late_bar_ms(baseline_p99_ms: float) -> float:
+    """What counts as late after a fault: the budget, or thrice the p99 this run measured
+    before the fault where this machine cannot keep the budget even without one."""
+    return max(float(BUDGET_MS), 3 * baseline_p99_ms)
 
 
 class Collector:

@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from moderation.bench.stats import markdown_table, write_docs_section
+from moderation.cpu import cpu_info
 from tests.faults.harness import BUDGET_MS, Result
 from tests.faults.scenarios import LONG, SCENARIOS, SHORT, Scale
 
@@ -79,8 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     results = asyncio.run(run_all(scale, ns.only, ns.keep_logs))
     body = (
         f"Command: `python -m tests.faults.run{' --short' if ns.short else ''}` "
-        f"(scale: {scale.name}). Budget {BUDGET_MS} ms; everything on 127.0.0.1, one "
-        f"2-core machine shared by the broker, the workers and the load.\n\n{table(results)}\n"
+        f"(scale: {scale.name}). CPU: {cpu_info().describe()}. Budget {BUDGET_MS} ms; "
+        f"everything on 127.0.0.1, one machine shared by the broker, the workers and the "
+        f"load.\n\n{table(results)}\n"
     )
     print(body)
     if ns.docs and not ns.only:

@@ -26,6 +26,7 @@ from tests.faults.harness import (
     Result,
     Topics,
     WorkerProc,
+    late_bar_ms,
     wait_until,
 )
 
@@ -181,7 +182,14 @@ async def broker_outage(scale: Scale, tmp: Path) -> Result:
 
 
 async def redis_outage(scale: Scale, tmp: Path) -> Result:
-    """Redis stopped for a while under load: verdicts keep coming; the cache comes back."""
+    """Redis stopped for a while under load: verdicts keep coming; the cache comes back.
+
+    The latency claim ("Redis cannot break the budget") is judged against this run's
+    own model path, not a fixed number: a reference phase with Redis up sends the same
+    texts made unique (every lookup a miss, so the model scores each), and the outage
+    (Redis down, every lookup fails, so the model scores each) must be no slower than
+    twice its p99 and no more often answered by the fallback.
+    """
     with EmbeddedBroker() as broker:
         redis = EmbeddedRedis().start()
         topics = await Topics.fresh(broker.bootstrap)
@@ -190,13 +198,18 @@ async def redis_outage(scale: Scale, tmp: Path) -> Result:
         worker = WorkerProc(env, tmp / "redis.log")
         ledger = Ledger()
         repeats = TEXTS[:40]  # a small set, so most messages are cache hits
+        seconds = scale.redis_outage_s
+        unique = [f"{repeats[i % len(repeats)]} #{i}" for i in range(int(100 * seconds))]
         try:
             await _ready([worker])
             async with Collector(topics, ledger), Load(topics, ledger) as load:
                 await load.run(100, 3, repeats)
+                ref_start = time.time()
+                await load.run(100, seconds, unique)
+                ref_end = time.time()
                 redis.stop()
                 fault_start = time.time()
-                await load.run(100, scale.redis_outage_s, repeats)
+                await load.run(100, seconds, repeats)
                 redis = EmbeddedRedis(port=redis.port).start()
                 fault_end = time.time()
                 await load.run(100, 6, repeats)
@@ -210,13 +223,23 @@ async def redis_outage(scale: Scale, tmp: Path) -> Result:
         finally:
             worker.kill()
             redis.stop()
+    p99_ref = ledger.p99(ref_start, ref_end)
     p99 = ledger.p99(fault_start, fault_end)
+    fb_ref = ledger.fallback_share(ref_start, ref_end)
+    fb_out = ledger.fallback_share(fault_start, fault_end)
     return ledger.result(
-        f"3. Redis outage: {scale.redis_outage_s:.0f} s under 100 msg/s",
+        f"3. Redis outage: {seconds:.0f} s under 100 msg/s",
         p99,
-        ledger.recovery_s(fault_end, BUDGET_MS),
+        ledger.recovery_s(fault_end, late_bar_ms(p99_ref)),
+        f"model path with Redis up (same run): p99 {p99_ref:.1f} ms, fallback {fb_ref:.1%}; "
+        f"during the outage: p99 {p99:.1f} ms ({p99 / p99_ref:.2f}x), fallback {fb_out:.1%}; "
         f"cache hits (Redis) again after it returned: {hits_after}",
-        {"p99 within budget during the outage": p99 <= BUDGET_MS, "cache back": hits_after > 0},
+        {
+            "p99 during the outage within 2x the model path's": p99 <= 2 * p99_ref,
+            "no more fallbacks than the model path's (+1 point)": fb_out <= fb_ref + 0.01,
+            "no error verdicts": ledger.reason_count("error") == 0,
+            "cache back": hits_after > 0,
+        },
     )
 
 
@@ -365,6 +388,7 @@ async def shutdown(scale: Scale, tmp: Path) -> Result:
         try:
             await _ready(workers)
             async with Collector(topics, ledger), Load(topics, ledger) as load:
+                load_start = time.time()
                 sending = asyncio.create_task(load.run(150, scale.shutdown_s, TEXTS))
                 await asyncio.sleep(scale.shutdown_s / 2)
                 fault_start = time.time()
@@ -377,11 +401,14 @@ async def shutdown(scale: Scale, tmp: Path) -> Result:
         finally:
             for w in workers:
                 w.kill()
+    p99_before = ledger.p99(load_start + 1, fault_start)
     return ledger.result(
         "6. graceful shutdown: SIGTERM to 1 of 2 workers at 150 msg/s",
         ledger.p99(fault_start, fault_end + SESSION_TIMEOUT_MS / 1000),
-        ledger.recovery_s(fault_end, BUDGET_MS),
-        f"exited in {exit_s:.1f} s (grace {grace:.0f} s) with status {code}",
+        ledger.recovery_s(fault_end, late_bar_ms(p99_before)),
+        f"exited in {exit_s:.1f} s (grace {grace:.0f} s) with status {code}; p99 before "
+        f"the SIGTERM {p99_before:.1f} ms; recovery = until each second's p90 is under "
+        f"{late_bar_ms(p99_before):.0f} ms again",
         {
             "no duplicates": ledger.duplicates() == 0,
             "exit within grace": exit_s <= grace,

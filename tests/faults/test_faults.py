@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from moderation.cpu import cpu_info
 from tests.faults.harness import Result
 from tests.faults.scenarios import SCENARIOS, SHORT
 
@@ -26,7 +27,7 @@ RECOVERY_LIMIT_S = 15.0
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.__name__ for s in SCENARIOS])
 def test_fault(scenario: Callable[..., Coroutine[Any, Any, Result]], tmp_path: Path) -> None:
     result = asyncio.run(scenario(SHORT, tmp_path))
-    print(result)
+    print(f"CPU: {cpu_info().describe()}\n{result}")
     assert result.sent > 0
     assert result.lost == 0, f"{result.lost} records never answered nor dead-lettered"
     if scenario.__name__ != "crash":
