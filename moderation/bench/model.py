@@ -260,6 +260,54 @@ def wide_model(work: Path) -> tuple[Path, Path, Path]:
     return ckpt, out, work / "wide-onnx" / "fp32.onnx"
 
 
+TRAINED_CHECKPOINT = Path("build/train/best")
+TRAINED_FP32_ONNX = Path("build/onnx/fp32.onnx")
+
+
+def baseline_weights(
+    checkpoint: Path | None, fp32_onnx: Path | None, out: Path
+) -> tuple[Path, Path, str]:
+    """The fp32 checkpoint and plain export the baseline rows run, and a note saying which.
+
+    The trained checkpoint when given or left by `moderation build-model`; otherwise the
+    base MiniLM weights in the same DistilBERT shape with an untrained head, built once
+    under ``out``. Latency does not depend on the weights' values, only on their shape.
+    """
+    if checkpoint is None and (TRAINED_CHECKPOINT / "config.json").is_file():
+        checkpoint = TRAINED_CHECKPOINT
+    if checkpoint is not None:
+        if not (checkpoint / "config.json").is_file():
+            raise SystemExit(f"--checkpoint {checkpoint}: no config.json there")
+        plain = fp32_onnx or TRAINED_FP32_ONNX
+        if not plain.is_file():
+            from moderation.build.export import export_onnx, load_checkpoint
+
+            plain = out / "trained-fp32.onnx"
+            export_onnx(load_checkpoint(checkpoint), plain)
+        return checkpoint, plain, f"Baseline rows (a)-(d): the trained checkpoint {checkpoint}."
+    from transformers import AutoTokenizer
+
+    from moderation.build.convert import distilbert_from_minilm, minilm_dir
+    from moderation.build.export import export_onnx, load_checkpoint
+    from moderation.classifier import load_manifest
+    from moderation.config import default_model_dir
+
+    base = out / "base-checkpoint"
+    plain = out / "base-fp32.onnx"
+    if not (base / "config.json").is_file() or not plain.is_file():
+        labels = list(load_manifest(default_model_dir())["labels"])
+        distilbert_from_minilm(labels).save_pretrained(base)
+        AutoTokenizer.from_pretrained(str(minilm_dir())).save_pretrained(base)
+        # Reloaded as the exporter loads any checkpoint (eager attention).
+        export_onnx(load_checkpoint(base), plain)
+    note = (
+        "Baseline rows (a)-(d): no trained checkpoint was given, so they run the base "
+        "MiniLM weights in the shipped model's shape (same layers, width and head), "
+        "built here; latency depends on the shape, not the weights' values."
+    )
+    return base, plain, note
+
+
 def ratio_rows(rows: list[Row]) -> list[list[str]]:
     """Table rows with each variant's p50 ratio to (a) and to (d)."""
     by = {r.key: r for r in rows}
@@ -322,10 +370,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--checkpoint",
         type=Path,
-        default=Path("build/train/best"),
-        help="fp32 checkpoint of the shipped model (from `moderation build-model`)",
+        default=None,
+        help="fp32 checkpoint of the shipped model (from `moderation build-model`: "
+        f"{TRAINED_CHECKPOINT}); without one, the baseline rows use the base weights",
     )
-    p.add_argument("--fp32-onnx", type=Path, default=Path("build/onnx/fp32.onnx"))
+    p.add_argument("--fp32-onnx", type=Path, default=None, help="its plain fp32 export (row d)")
     p.add_argument("--model-dir", type=Path, default=None)
     p.add_argument("--messages", type=int, default=800)
     p.add_argument("--long-fraction", type=float, default=0.05)
@@ -339,12 +388,13 @@ def main(argv: list[str] | None = None) -> int:
 
     model_dir = ns.model_dir or default_model_dir()
     ns.out.mkdir(parents=True, exist_ok=True)
+    checkpoint, fp32_onnx, weights_note = baseline_weights(ns.checkpoint, ns.fp32_onnx, ns.out)
     texts = chat_messages(ns.messages, ns.long_fraction, ns.seed)
     tok = Tok(model_dir, 128)
     lengths = [tok.ids(t).shape[1] for t in texts]
     families = {
         "shipped model (width 384)": measure_family(
-            "shipped", ns.checkpoint, model_dir, ns.fp32_onnx, texts, True, ns.threads, 30
+            "shipped", checkpoint, model_dir, fp32_onnx, texts, True, ns.threads, 30
         )
     }
     if not ns.skip_wide:
@@ -394,9 +444,8 @@ def main(argv: list[str] | None = None) -> int:
     plot(families, ns.out / "bench-model.png")
     print(f"wrote {ns.out / 'bench-model.json'} and {ns.out / 'bench-model.png'}")
     body = (
-        f"Command: `moderation bench model` (after `moderation build-model`). CPU: "
-        f"{env['cpu']}, {env['usable_cores']} usable cores, AVX-512 {env['avx512']}, VNNI "
-        f"{env['vnni']}. {env['messages']} held-out chitchat messages, "
+        f"Command: `moderation bench model`. CPU: {info.describe()}. {weights_note} "
+        f"{env['messages']} held-out chitchat messages, "
         f"{100 * ns.long_fraction:.0f}% of them long pastes that hit the 128-token truncation "
         f"(tokens p50 {env['tokens_p50']:.0f}, p99 {env['tokens_p99']:.0f}). Latency is "
         f"tokenize + infer per message, single stream; all rows in one run, each in its own "
