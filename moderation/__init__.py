@@ -1,3 +1,3 @@
 """Real-time chat moderation: chat messages in, nudge/allow verdicts out."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -8,6 +8,7 @@ Values are validated here, and each error names the setting and what it wants.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -29,8 +30,13 @@ DEFAULT_MAX_TOKENS = 128
 
 
 def default_model_dir() -> Path:
-    """The int8 model committed under ``models/`` beside the package."""
-    return Path(__file__).resolve().parent.parent / "models" / DEFAULT_MODEL_NAME
+    """The shipped int8 model: inside an installed package (``moderation/models``), or
+    under ``models/`` beside the package in a checkout (and an editable install)."""
+    here = Path(__file__).resolve().parent
+    installed = here / "models" / DEFAULT_MODEL_NAME
+    if installed.is_dir():
+        return installed
+    return here.parent / "models" / DEFAULT_MODEL_NAME
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +165,35 @@ DEFAULT_SHUTDOWN_GRACE_S = 10.0
 DEFAULT_MAX_IN_FLIGHT = 256
 DEFAULT_MAX_TEXT_BYTES = 16 * 1024
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER", "GSSAPI")
+# Options the code sets itself: overriding them would break delivery guarantees
+# (acks, commits, group) or duplicate a setting that has its own variable.
+_MANAGED_OPTIONS = frozenset(
+    {
+        "loop",
+        "bootstrap_servers",
+        "client_id",
+        "security_protocol",
+        "ssl_context",
+        "sasl_mechanism",
+        "sasl_plain_username",
+        "sasl_plain_password",
+        "sasl_kerberos_service_name",
+        "sasl_kerberos_domain_name",
+        "sasl_oauth_token_provider",
+        "acks",
+        "enable_idempotence",
+        "transactional_id",
+        "group_id",
+        "group_instance_id",
+        "enable_auto_commit",
+        "auto_offset_reset",
+        "key_serializer",
+        "value_serializer",
+        "key_deserializer",
+        "value_deserializer",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,16 +208,47 @@ class KafkaSettings:
     ssl_cafile: str | None = None
     ssl_certfile: str | None = None
     ssl_keyfile: str | None = None
+    # Names this process in broker logs, quotas and request metrics.
+    client_id: str = "moderation"
+    # Off by default: the embedded broker (tansu) does not implement it. On Apache
+    # Kafka it removes duplicates a producer retry could write.
+    idempotence: bool = False
+    kerberos_service_name: str = "kafka"
+    kerberos_domain_name: str | None = None
+    oauth_token_file: str | None = None
+    oauth_token_url: str | None = None
+    oauth_client_id: str | None = None
+    oauth_client_secret: str | None = field(default=None, repr=False)
+    oauth_scope: str | None = None
+    # Further aiokafka keyword arguments, checked against its constructors at load.
+    producer_options: Mapping[str, Any] = field(default_factory=dict)
+    consumer_options: Mapping[str, Any] = field(default_factory=dict)
 
     def client_kwargs(self) -> dict[str, Any]:
         """Keyword arguments common to aiokafka consumers, producers and admin clients."""
-        kw: dict[str, Any] = {"security_protocol": self.security_protocol}
+        kw: dict[str, Any] = {
+            "security_protocol": self.security_protocol,
+            "client_id": self.client_id,
+        }
         if self.security_protocol.startswith("SASL"):
-            kw.update(
-                sasl_mechanism=self.sasl_mechanism,
-                sasl_plain_username=self.sasl_username,
-                sasl_plain_password=self.sasl_password,
-            )
+            kw["sasl_mechanism"] = self.sasl_mechanism
+            if self.sasl_mechanism == "GSSAPI":
+                kw["sasl_kerberos_service_name"] = self.kerberos_service_name
+                if self.kerberos_domain_name:
+                    kw["sasl_kerberos_domain_name"] = self.kerberos_domain_name
+            elif self.sasl_mechanism == "OAUTHBEARER":
+                from moderation.kafka_auth import token_provider
+
+                kw["sasl_oauth_token_provider"] = token_provider(
+                    self.oauth_token_file,
+                    self.oauth_token_url,
+                    self.oauth_client_id,
+                    self.oauth_client_secret,
+                    self.oauth_scope,
+                )
+            else:
+                kw["sasl_plain_username"] = self.sasl_username
+                kw["sasl_plain_password"] = self.sasl_password
         if self.security_protocol.endswith("SSL"):
             from aiokafka.helpers import create_ssl_context
 
@@ -264,9 +329,44 @@ def _bootstrap(src: Source) -> str | None:
     return ",".join(hosts)
 
 
+def _client_options(src: Source, name: str, kind: str) -> dict[str, Any]:
+    """A JSON object (or TOML table) of extra aiokafka arguments, checked by name."""
+    import inspect
+
+    from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+
+    raw = src.get(name)
+    if raw is None:
+        return {}
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError as exc:
+            raise ConfigError(f"{PREFIX}{name}: not a JSON object: {exc}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{PREFIX}{name}: expected a JSON object (or a TOML table)")
+    cls = AIOKafkaProducer if kind == "producer" else AIOKafkaConsumer
+    known = set(inspect.signature(cls.__init__).parameters) - {"self"}
+    for key in raw:
+        if key in _MANAGED_OPTIONS:
+            raise ConfigError(
+                f"{PREFIX}{name}: {key!r} is set by moderation itself "
+                "(it has its own setting, or delivery guarantees depend on it)"
+            )
+        if key not in known:
+            raise ConfigError(
+                f"{PREFIX}{name}: {key!r} is not an aiokafka {kind} option "
+                f"(known: {', '.join(sorted(known - _MANAGED_OPTIONS))})"
+            )
+    return dict(raw)
+
+
 def kafka_settings(src: Source) -> KafkaSettings:
     """Broker address and security settings, checked for consistency."""
     protocol = _choice(src, "KAFKA_SECURITY_PROTOCOL", "PLAINTEXT", SECURITY_PROTOCOLS)
+    client_id = str(src.get("KAFKA_CLIENT_ID") or f"moderation-{socket.gethostname()}")
+    if len(client_id) > 255 or not client_id.isprintable():
+        raise ConfigError(f"{PREFIX}KAFKA_CLIENT_ID: at most 255 printable characters")
     s = KafkaSettings(
         bootstrap=_bootstrap(src),
         security_protocol=protocol,
@@ -280,12 +380,36 @@ def kafka_settings(src: Source) -> KafkaSettings:
         ssl_cafile=src.get("KAFKA_SSL_CAFILE"),
         ssl_certfile=src.get("KAFKA_SSL_CERTFILE"),
         ssl_keyfile=src.get("KAFKA_SSL_KEYFILE"),
+        client_id=client_id,
+        idempotence=src.boolean("KAFKA_IDEMPOTENCE", False),
+        kerberos_service_name=str(src.get("KAFKA_KERBEROS_SERVICE_NAME") or "kafka"),
+        kerberos_domain_name=src.get("KAFKA_KERBEROS_DOMAIN_NAME"),
+        oauth_token_file=src.get("KAFKA_OAUTH_TOKEN_FILE"),
+        oauth_token_url=src.get("KAFKA_OAUTH_TOKEN_URL"),
+        oauth_client_id=src.get("KAFKA_OAUTH_CLIENT_ID"),
+        oauth_client_secret=src.get("KAFKA_OAUTH_CLIENT_SECRET"),
+        oauth_scope=src.get("KAFKA_OAUTH_SCOPE"),
+        producer_options=_client_options(src, "KAFKA_PRODUCER_OPTIONS", "producer"),
+        consumer_options=_client_options(src, "KAFKA_CONSUMER_OPTIONS", "consumer"),
     )
-    if protocol.startswith("SASL") and not (s.sasl_username and s.sasl_password):
+    mechanism = s.sasl_mechanism
+    if mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512") and not (
+        s.sasl_username and s.sasl_password
+    ):
         raise ConfigError(
-            f"{PREFIX}KAFKA_SECURITY_PROTOCOL={protocol} needs "
+            f"{PREFIX}KAFKA_SECURITY_PROTOCOL={protocol} with {mechanism} needs "
             f"{PREFIX}KAFKA_SASL_USERNAME and {PREFIX}KAFKA_SASL_PASSWORD"
         )
+    if mechanism == "OAUTHBEARER":
+        s.client_kwargs()  # raises ConfigError naming what is missing
+    if mechanism == "GSSAPI":
+        import importlib.util
+
+        if importlib.util.find_spec("gssapi") is None:
+            raise ConfigError(
+                f"{PREFIX}KAFKA_SASL_MECHANISM=GSSAPI needs the gssapi package "
+                "(pip install 'moderation[kerberos]') and a Kerberos ticket or keytab"
+            )
     for name in ("KAFKA_SSL_CAFILE", "KAFKA_SSL_CERTFILE", "KAFKA_SSL_KEYFILE"):
         path = src.get(name)
         if path and not Path(path).is_file():

