@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import random
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -80,12 +81,21 @@ class LocalLRU:
 class CircuitBreaker:
     """closed -> (N consecutive failures) -> open -> (cool-down) -> half-open probe.
 
-    A successful probe closes it; a failed one opens it again.
+    A successful probe closes it; a failed one opens it again. Each cool-down lasts
+    between three quarters of ``cooldown_s`` and all of it, at random, so instances
+    that lost Redis together do not probe it in lockstep.
     """
 
-    def __init__(self, failures_to_open: int = 5, cooldown_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        failures_to_open: int = 5,
+        cooldown_s: float = 1.0,
+        rng: random.Random | None = None,
+    ) -> None:
         self.failures_to_open = failures_to_open
         self.cooldown_s = cooldown_s
+        self._rng = rng or random.Random()
+        self._cooldown = cooldown_s
         self.state: Literal["closed", "open", "half_open"] = "closed"
         self._failures = 0
         self._opened_at = 0.0
@@ -97,7 +107,7 @@ class CircuitBreaker:
         now = time.monotonic() if now is None else now
         if self.state == "closed":
             return True
-        if self.state == "open" and now - self._opened_at >= self.cooldown_s:
+        if self.state == "open" and now - self._opened_at >= self._cooldown:
             self.state = "half_open"
         if self.state == "half_open" and not self._probing:
             self._probing = True
@@ -124,6 +134,7 @@ class CircuitBreaker:
                 log.warning("redis circuit breaker open after %d failures", self._failures)
             self.state = "open"
             self._opened_at = time.monotonic() if now is None else now
+            self._cooldown = self.cooldown_s * (0.75 + 0.25 * self._rng.random())
 
 
 @dataclass

@@ -30,9 +30,9 @@ from aiokafka.errors import KafkaError
 from aiokafka.structs import TopicPartition
 
 from moderation import metrics
+from moderation.backoff import Backoff
 from moderation.config import ClientSettings, is_topic_name
-from moderation.embedded import ensure_topics
-from moderation.kafka_clients import producer
+from moderation.kafka_clients import consumer_kwargs, ensure_topics, producer
 from moderation.schema import (
     CORRELATION_HEADER,
     MAX_BUDGET_MS,
@@ -42,9 +42,6 @@ from moderation.schema import (
 )
 
 log = logging.getLogger(__name__)
-
-_RETRY_FIRST_S = 0.05
-_RETRY_MAX_S = 2.0
 
 
 def reply_topic(verdict_topic: str, instance_id: str) -> str:
@@ -76,6 +73,7 @@ class ModerationClient:
     def __init__(self, settings: ClientSettings) -> None:
         if settings.kafka.bootstrap is None:
             raise ValueError("the client needs a Kafka bootstrap address")
+        metrics.expose_client()
         self.settings = settings
         self.reply_topic = reply_topic(settings.verdict_topic, settings.instance_id)
         self.stats = ClientStats()
@@ -97,16 +95,16 @@ class ModerationClient:
     async def start(self) -> None:
         """Create the reply topic if needed, connect, and start routing replies."""
         s = self.settings
-        kw = s.kafka.client_kwargs()
         if s.create_reply_topic:
             await ensure_topics(s.kafka, {self.reply_topic: s.reply_partitions})
         self._producer = producer(s.kafka)
         self._consumer = AIOKafkaConsumer(
-            bootstrap_servers=s.kafka.bootstrap,
-            group_id=None,
-            enable_auto_commit=False,
-            fetch_max_wait_ms=s.fetch_max_wait_ms,
-            **kw,
+            **consumer_kwargs(
+                s.kafka,
+                group_id=None,
+                enable_auto_commit=False,
+                fetch_max_wait_ms=s.fetch_max_wait_ms,
+            )
         )
         await self._producer.start()
         await self._consumer.start()
@@ -216,7 +214,7 @@ class ModerationClient:
     async def _send(self, value: bytes, key: bytes, headers: list[tuple[str, bytes]]) -> None:
         """Produce until acknowledged; the caller's timeout bounds the retries."""
         assert self._producer is not None
-        delay = _RETRY_FIRST_S
+        backoff = Backoff()
         while True:
             try:
                 await (
@@ -226,19 +224,22 @@ class ModerationClient:
                 )
                 return
             except KafkaError as exc:
+                delay = backoff.next()
                 log.warning("produce failed (%s); retrying in %.2f s", exc, delay)
                 await asyncio.sleep(delay)
-                delay = min(_RETRY_MAX_S, delay * 2)
 
     async def _read(self) -> None:
         assert self._consumer is not None
+        backoff = Backoff()
         while True:
             try:
                 batches = await self._consumer.getmany(timeout_ms=100)
             except KafkaError as exc:
-                log.warning("reading replies failed, retrying: %s", exc)
-                await asyncio.sleep(0.2)
+                delay = backoff.next()
+                log.warning("reading replies failed (%s); retrying in %.2f s", exc, delay)
+                await asyncio.sleep(delay)
                 continue
+            backoff.reset()
             for records in batches.values():
                 for record in records:
                     self._route(record.value)

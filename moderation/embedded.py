@@ -7,7 +7,6 @@ Its storage is memory: everything is gone when it stops.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import shutil
 import socket
@@ -17,7 +16,6 @@ import time
 from pathlib import Path
 from typing import Any, Self
 
-from moderation.config import KafkaSettings
 from moderation.errors import ModerationError
 from moderation.packages import package_dir
 
@@ -157,29 +155,6 @@ class EmbeddedBroker(LoopbackServer):
             "--storage-engine",
             "memory://tansu/",
         ]
-
-
-async def ensure_topics(kafka: KafkaSettings, topics: dict[str, int]) -> None:
-    """Create topics (name -> partitions) that do not exist yet."""
-    from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-
-    admin = AIOKafkaAdminClient(bootstrap_servers=kafka.bootstrap, **kafka.client_kwargs())
-    await admin.start()
-    try:
-        existing = set(await admin.list_topics())
-        new = [NewTopic(name, n, 1) for name, n in topics.items() if name not in existing]
-        if new:
-            resp = await admin.create_topics(new)
-            for topic, code, message in resp.topic_errors:
-                if code not in (0, 36):  # 36: already exists (a race with another instance)
-                    raise EmbeddedBrokerError(f"cannot create topic {topic}: {message} ({code})")
-        # Metadata can lag creation by a moment; wait until every topic is listed.
-        for _ in range(50):
-            if set(topics) <= set(await admin.list_topics()):
-                return
-            await asyncio.sleep(0.1)
-    finally:
-        await admin.close()
 
 
 def redis_binary() -> Path:

@@ -31,3 +31,9 @@ class ConfigError(ModerationError, ValueError):
     """A setting is missing or out of range; the message names the setting."""
 
     code = "config"
+
+
+class TopicSetupError(ModerationError):
+    """A topic could not be created (the broker refused, or said why)."""
+
+    code = "topic_setup"

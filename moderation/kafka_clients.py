@@ -1,18 +1,21 @@
-"""The producer every part of moderation uses, configured once.
+"""The producer every part of moderation uses, configured once, and topic creation.
 
 ``acks="all"``: a verdict (or a message, or a replayed row) counts as sent only when
 every in-sync replica has it. ``linger_ms=0``: chat waits on each record, so nothing
-is held back to fill a batch. The idempotent producer is off because the embedded
-broker (tansu) does not implement it; retries happen in our code, at-least-once.
+is held back to fill a batch. The idempotent producer is a setting
+(``MODERATION_KAFKA_IDEMPOTENCE``), off by default because the embedded broker (tansu)
+does not implement it; retries happen in our code, at-least-once.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from aiokafka import AIOKafkaProducer
 
 from moderation.config import KafkaSettings
+from moderation.errors import TopicSetupError
 
 REQUEST_TIMEOUT_MS = 5000
 
@@ -23,9 +26,44 @@ def producer(kafka: KafkaSettings, **overrides: Any) -> AIOKafkaProducer:
         "bootstrap_servers": kafka.bootstrap,
         "acks": "all",
         "linger_ms": 0,
-        "enable_idempotence": False,
+        "enable_idempotence": kafka.idempotence,
         "request_timeout_ms": REQUEST_TIMEOUT_MS,
+        **kafka.producer_options,
         **kafka.client_kwargs(),
     }
     options.update(overrides)
     return AIOKafkaProducer(**options)
+
+
+def consumer_kwargs(kafka: KafkaSettings, **ours: Any) -> dict[str, Any]:
+    """Keyword arguments for an AIOKafkaConsumer: the operator's extra options, then
+    ours (which the settings refuse to let those override), then security."""
+    return {
+        "bootstrap_servers": kafka.bootstrap,
+        **kafka.consumer_options,
+        **ours,
+        **kafka.client_kwargs(),
+    }
+
+
+async def ensure_topics(kafka: KafkaSettings, topics: dict[str, int]) -> None:
+    """Create topics (name -> partitions) that do not exist yet."""
+    from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+
+    admin = AIOKafkaAdminClient(bootstrap_servers=kafka.bootstrap, **kafka.client_kwargs())
+    await admin.start()
+    try:
+        existing = set(await admin.list_topics())
+        new = [NewTopic(name, n, 1) for name, n in topics.items() if name not in existing]
+        if new:
+            resp = await admin.create_topics(new)
+            for topic, code, message in resp.topic_errors:
+                if code not in (0, 36):  # 36: already exists (a race with another instance)
+                    raise TopicSetupError(f"cannot create topic {topic}: {message} ({code})")
+        # Metadata can lag creation by a moment; wait until every topic is listed.
+        for _ in range(50):
+            if set(topics) <= set(await admin.list_topics()):
+                return
+            await asyncio.sleep(0.1)
+    finally:
+        await admin.close()

@@ -30,7 +30,8 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from moderation.bench.model import chat_messages
 from moderation.bench.stats import markdown_table, summarize, write_docs_section
 from moderation.config import KafkaSettings
-from moderation.embedded import EmbeddedBroker, ensure_topics
+from moderation.embedded import EmbeddedBroker
+from moderation.kafka_clients import ensure_topics
 
 log = logging.getLogger(__name__)
 

@@ -20,6 +20,7 @@ from aiokafka import AIOKafkaConsumer
 from aiokafka.structs import TopicPartition
 
 from moderation.config import KafkaSettings
+from moderation.kafka_clients import consumer_kwargs
 from moderation.replay.sources import BadRow, Fields, Item, Row, parse_labels
 from moderation.schema import InvalidRecord, decode_message
 
@@ -87,12 +88,7 @@ async def _read(
     out: queue.Queue[Any],
     sizes: list[int],
 ) -> None:
-    consumer = AIOKafkaConsumer(
-        bootstrap_servers=kafka.bootstrap,
-        group_id=None,
-        enable_auto_commit=False,
-        **kafka.client_kwargs(),
-    )
+    consumer = AIOKafkaConsumer(**consumer_kwargs(kafka, group_id=None, enable_auto_commit=False))
     await consumer.start()
     try:
         known = await consumer.topics()  # a metadata round trip

@@ -235,7 +235,8 @@ def test_sigterm_drains_commits_and_exits_in_grace(topics: Topics, spawn: Any) -
 
 def test_worker_waits_for_a_broker_that_comes_up_late(model: Any) -> None:
     from moderation.config import KafkaSettings
-    from moderation.embedded import EmbeddedBroker, ensure_topics, free_port
+    from moderation.embedded import EmbeddedBroker, free_port
+    from moderation.kafka_clients import ensure_topics
 
     port = free_port()
     kafka = KafkaSettings(bootstrap=f"127.0.0.1:{port}")

@@ -1,4 +1,6 @@
+import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,12 +77,42 @@ def test_worker_defaults_match_the_documented_contract() -> None:
         (
             {
                 "MODERATION_KAFKA_SECURITY_PROTOCOL": "SASL_PLAINTEXT",
-                "MODERATION_KAFKA_SASL_MECHANISM": "GSSAPI",
+                "MODERATION_KAFKA_SASL_MECHANISM": "DIGEST-MD5",
                 "MODERATION_KAFKA_SASL_USERNAME": "u",
                 "MODERATION_KAFKA_SASL_PASSWORD": "p",
             },
-            "expected one of PLAIN, SCRAM",
+            "expected one of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI",
         ),
+        (
+            {
+                "MODERATION_KAFKA_SECURITY_PROTOCOL": "SASL_SSL",
+                "MODERATION_KAFKA_SASL_MECHANISM": "OAUTHBEARER",
+            },
+            "needs MODERATION_KAFKA_OAUTH_TOKEN_FILE or MODERATION_KAFKA_OAUTH_TOKEN_URL",
+        ),
+        (
+            {
+                "MODERATION_KAFKA_SECURITY_PROTOCOL": "SASL_SSL",
+                "MODERATION_KAFKA_SASL_MECHANISM": "OAUTHBEARER",
+                "MODERATION_KAFKA_OAUTH_TOKEN_URL": "https://idp.example/token",
+            },
+            "needs MODERATION_KAFKA_OAUTH_CLIENT_ID and MODERATION_KAFKA_OAUTH_CLIENT_SECRET",
+        ),
+        ({"MODERATION_KAFKA_PRODUCER_OPTIONS": "{not json"}, "KAFKA_PRODUCER_OPTIONS: not a JSON"),
+        ({"MODERATION_KAFKA_PRODUCER_OPTIONS": "[1]"}, "expected a JSON object"),
+        (
+            {"MODERATION_KAFKA_PRODUCER_OPTIONS": '{"compresion_type": "lz4"}'},
+            "'compresion_type' is not an aiokafka producer option",
+        ),
+        (
+            {"MODERATION_KAFKA_PRODUCER_OPTIONS": '{"acks": 1}'},
+            "'acks' is set by moderation itself",
+        ),
+        (
+            {"MODERATION_KAFKA_CONSUMER_OPTIONS": '{"enable_auto_commit": true}'},
+            "'enable_auto_commit' is set by moderation itself",
+        ),
+        ({"MODERATION_KAFKA_IDEMPOTENCE": "perhaps"}, "expected true or false"),
         ({"MODERATION_KAFKA_SSL_CAFILE": "/nonexistent.pem"}, "no such file"),
     ],
 )
@@ -108,6 +140,7 @@ def test_sasl_scram_passes_through_to_aiokafka() -> None:
     assert s.kafka.bootstrap == "k1:9093,k2:9093"
     assert s.kafka.client_kwargs() == {
         "security_protocol": "SASL_PLAINTEXT",
+        "client_id": s.kafka.client_id,
         "sasl_mechanism": "SCRAM-SHA-512",
         "sasl_plain_username": "svc",
         "sasl_plain_password": "pw",
@@ -136,3 +169,68 @@ def test_redis_password_stays_out_of_repr() -> None:
 
     s = cache_settings(Source({"MODERATION_REDIS_URL": "redis://u:secret@h:6379/0"}))
     assert s.redis_url and "secret" not in repr(s)
+
+
+def test_platform_kafka_settings_reach_the_clients(tmp_path: Path) -> None:
+    """client.id, idempotence and further client options, from env or TOML tables."""
+    from moderation.config import worker_settings
+    from moderation.kafka_clients import consumer_kwargs, producer
+
+    cfg = tmp_path / "m.toml"
+    cfg.write_text(
+        'kafka_bootstrap = "k:9092"\n'
+        "kafka_idempotence = true\n"
+        '[kafka_producer_options]\ncompression_type = "gzip"\nmax_request_size = 2097152\n'
+        "[kafka_consumer_options]\nmax_partition_fetch_bytes = 65536\n"
+    )
+    s = worker_settings(
+        Source({"MODERATION_CONFIG": str(cfg), "MODERATION_KAFKA_CLIENT_ID": "mod-pod-7"})
+    )
+    k = s.kafka
+    assert (k.client_id, k.idempotence) == ("mod-pod-7", True)
+
+    async def made() -> Any:
+        p = producer(k)
+        await p.stop()  # never started: releases what the constructor took
+        return p
+
+    p = asyncio.run(made())
+    assert p.client._client_id == "mod-pod-7"
+    assert p._txn_manager is not None  # aiokafka makes one only for idempotence
+    assert p._compression_type == "gzip" and p._max_request_size == 2097152
+    kw = consumer_kwargs(k, group_id="g", enable_auto_commit=False)
+    assert kw["max_partition_fetch_bytes"] == 65536 and kw["client_id"] == "mod-pod-7"
+    assert kw["group_id"] == "g" and kw["enable_auto_commit"] is False
+
+
+def test_default_client_id_names_the_host() -> None:
+    import socket
+
+    from moderation.config import kafka_settings
+
+    assert kafka_settings(Source({})).client_id == f"moderation-{socket.gethostname()}"
+
+
+def test_oauthbearer_from_a_token_file(tmp_path: Path) -> None:
+    from moderation.config import worker_settings
+    from moderation.kafka_auth import FileTokenProvider, TokenError
+
+    token = tmp_path / "token"
+    token.write_text("eyJ.header.sig\n")
+    s = worker_settings(
+        Source(
+            {
+                "MODERATION_KAFKA_SECURITY_PROTOCOL": "SASL_PLAINTEXT",
+                "MODERATION_KAFKA_SASL_MECHANISM": "OAUTHBEARER",
+                "MODERATION_KAFKA_OAUTH_TOKEN_FILE": str(token),
+            }
+        )
+    )
+    provider = s.kafka.client_kwargs()["sasl_oauth_token_provider"]
+    assert isinstance(provider, FileTokenProvider)
+    assert asyncio.run(provider.token()) == "eyJ.header.sig"
+    token.write_text("rotated")  # re-read on every connection
+    assert asyncio.run(provider.token()) == "rotated"
+    token.unlink()
+    with pytest.raises(TokenError, match=r"OAuth token file .*token"):
+        asyncio.run(provider.token())
