@@ -10,9 +10,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-
-from moderation.metrics import REGISTRY
+from moderation import metrics
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +49,12 @@ class HealthServer:
             self._server.close()
             await self._server.wait_closed()
 
-    def respond(self, path: str) -> bytes:
-        """The whole HTTP response for a GET of ``path``."""
+    def respond(self, path: str, accept: str | None = None) -> bytes:
+        """The whole HTTP response for a GET of ``path`` (OpenMetrics when accepted)."""
         path = path.split("?", 1)[0]
         if path == "/metrics":
-            return _response("200 OK", generate_latest(REGISTRY), CONTENT_TYPE_LATEST)
+            body, content_type = metrics.render(accept)
+            return _response("200 OK", body, content_type)
         if path == "/healthz":
             return _response("200 OK", b"ok\n")
         if path == "/readyz":
@@ -69,11 +68,20 @@ class HealthServer:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
             if len(head) > _MAX_REQUEST_BYTES:
                 raise ValueError("request head too large")
-            method, path, _ = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+            lines = head.decode("latin-1").split("\r\n")
+            method, path, _ = lines[0].split(" ", 2)
+            accept = next(
+                (
+                    v.strip()
+                    for k, _, v in (x.partition(":") for x in lines[1:])
+                    if k.strip().lower() == "accept"
+                ),
+                None,
+            )
             if method not in ("GET", "HEAD"):
                 writer.write(_response("405 Method Not Allowed", b"GET only\n"))
             else:
-                resp = self.respond(path)
+                resp = self.respond(path, accept)
                 writer.write(
                     resp if method == "GET" else resp.split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n"
                 )

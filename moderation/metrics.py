@@ -1,14 +1,77 @@
-"""Every Prometheus metric, defined once, in one registry.
+"""Every Prometheus metric, defined once; exposed from one registry.
 
 Names and units follow Prometheus conventions (``_seconds``, ``_total``). Latency
 buckets resolve p50 and p99 between 0.5 ms and 1 s.
+
+The process, Python platform and GC collectors are always exposed. The worker's
+series and the client library's join the registry only when that part starts
+(``expose_worker()``, ``expose_client()``): a worker shows no empty client series, a
+send-message API process no empty worker series, and one process running both (the
+embedded example) shows both.
 """
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
+from collections.abc import Callable
+from typing import TypeVar
+
+from prometheus_client import (
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+)
+from prometheus_client.exposition import choose_encoder
+from prometheus_client.registry import Collector
 
 REGISTRY = CollectorRegistry(auto_describe=True)
+# CPU seconds, resident memory, open file descriptors; Python version; GC counts.
+for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+    REGISTRY.register(_collector)
+
+_WORKER: list[Collector] = []
+_CLIENT: list[Collector] = []
+_exposed: set[int] = set()
+M = TypeVar("M", bound=Collector)
+
+
+def _worker(metric: M) -> M:
+    _WORKER.append(metric)
+    return metric
+
+
+def _client(metric: M) -> M:
+    _CLIENT.append(metric)
+    return metric
+
+
+def _expose(metrics: list[Collector]) -> None:
+    for m in metrics:
+        if id(m) not in _exposed:
+            REGISTRY.register(m)
+            _exposed.add(id(m))
+
+
+def expose_worker() -> None:
+    """Put the worker's series in the registry (idempotent)."""
+    _expose(_WORKER)
+
+
+def expose_client() -> None:
+    """Put the client library's series in the registry (idempotent)."""
+    _expose(_CLIENT)
+
+
+def render(accept: str | None) -> tuple[bytes, str]:
+    """The registry as the scraper asked (OpenMetrics or the text format): body, type."""
+    encoder: Callable[[CollectorRegistry], bytes]
+    encoder, content_type = choose_encoder(accept or "")
+    return encoder(REGISTRY), content_type
+
 
 # Dense where chat verdicts live (1-50 ms), coarser out to 1 s.
 LATENCY_BUCKETS = (
@@ -57,102 +120,134 @@ STAGE_BUCKETS = (
     0.1,
 )
 
-VERDICT_LATENCY = Histogram(
-    "moderation_verdict_latency_seconds",
-    "From sent_at (or the record timestamp) to the verdict being produced.",
-    buckets=LATENCY_BUCKETS,
-    registry=REGISTRY,
+VERDICT_LATENCY = _worker(
+    Histogram(
+        "moderation_verdict_latency_seconds",
+        "From sent_at (or the record timestamp) to the verdict being produced.",
+        buckets=LATENCY_BUCKETS,
+        registry=None,
+    )
 )
-QUEUE_WAIT = Histogram(
-    "moderation_inference_queue_wait_seconds",
-    "Time a message waited in the worker for the model.",
-    buckets=STAGE_BUCKETS,
-    registry=REGISTRY,
+QUEUE_WAIT = _worker(
+    Histogram(
+        "moderation_inference_queue_wait_seconds",
+        "Time a message waited in the worker for the model.",
+        buckets=STAGE_BUCKETS,
+        registry=None,
+    )
 )
-TOKENIZE = Histogram(
-    "moderation_tokenize_seconds",
-    "Tokenizing one message.",
-    buckets=STAGE_BUCKETS,
-    registry=REGISTRY,
+TOKENIZE = _worker(
+    Histogram(
+        "moderation_tokenize_seconds",
+        "Tokenizing one message.",
+        buckets=STAGE_BUCKETS,
+        registry=None,
+    )
 )
-INFERENCE = Histogram(
-    "moderation_inference_seconds",
-    "One model run (one message, or one equal-length batch).",
-    buckets=STAGE_BUCKETS,
-    registry=REGISTRY,
+INFERENCE = _worker(
+    Histogram(
+        "moderation_inference_seconds",
+        "One model run (one message, or one equal-length batch).",
+        buckets=STAGE_BUCKETS,
+        registry=None,
+    )
 )
-CACHE_LOOKUP = Histogram(
-    "moderation_cache_lookup_seconds",
-    "One cache lookup, both tiers.",
-    ["result"],
-    buckets=STAGE_BUCKETS,
-    registry=REGISTRY,
+CACHE_LOOKUP = _worker(
+    Histogram(
+        "moderation_cache_lookup_seconds",
+        "One cache lookup, both tiers.",
+        ["result"],
+        buckets=STAGE_BUCKETS,
+        registry=None,
+    )
 )
-VERDICTS = Counter(
-    "moderation_verdicts_total",
-    "Verdicts produced.",
-    ["decision", "reason"],
-    registry=REGISTRY,
+VERDICTS = _worker(
+    Counter(
+        "moderation_verdicts_total",
+        "Verdicts produced.",
+        ["decision", "reason"],
+        registry=None,
+    )
 )
-CACHE_HITS = Counter(
-    "moderation_cache_hits_total",
-    "Cache hits by tier.",
-    ["tier"],
-    registry=REGISTRY,
+CACHE_HITS = _worker(
+    Counter(
+        "moderation_cache_hits_total",
+        "Cache hits by tier.",
+        ["tier"],
+        registry=None,
+    )
 )
-CACHE_MISSES = Counter("moderation_cache_misses_total", "Cache misses.", registry=REGISTRY)
-ERRORS = Counter("moderation_errors_total", "Errors by kind.", ["kind"], registry=REGISTRY)
-DEAD_LETTERS = Counter(
-    "moderation_dead_letters_total",
-    "Records copied to the dead-letter topic.",
-    ["error"],
-    registry=REGISTRY,
+CACHE_MISSES = _worker(Counter("moderation_cache_misses_total", "Cache misses.", registry=None))
+ERRORS = _worker(Counter("moderation_errors_total", "Errors by kind.", ["kind"], registry=None))
+DEAD_LETTERS = _worker(
+    Counter(
+        "moderation_dead_letters_total",
+        "Records copied to the dead-letter topic.",
+        ["error"],
+        registry=None,
+    )
 )
-BUDGET_EXCEEDED = Counter(
-    "moderation_budget_exceeded_total",
-    "Messages answered with the fallback: budget spent.",
-    registry=REGISTRY,
+BUDGET_EXCEEDED = _worker(
+    Counter(
+        "moderation_budget_exceeded_total",
+        "Messages answered with the fallback: budget spent.",
+        registry=None,
+    )
 )
-IN_FLIGHT = Gauge(
-    "moderation_in_flight", "Messages taken in and not yet answered.", registry=REGISTRY
+IN_FLIGHT = _worker(
+    Gauge("moderation_in_flight", "Messages taken in and not yet answered.", registry=None)
 )
-CONSUMER_LAG = Gauge(
-    "moderation_consumer_lag",
-    "Records behind the partition's end.",
-    ["topic", "partition"],
-    registry=REGISTRY,
+CONSUMER_LAG = _worker(
+    Gauge(
+        "moderation_consumer_lag",
+        "Records behind the partition's end.",
+        ["topic", "partition"],
+        registry=None,
+    )
 )
-BREAKER_OPEN = Gauge(
-    "moderation_cache_breaker_open",
-    "1 while the Redis circuit breaker is not closed.",
-    registry=REGISTRY,
+BREAKER_OPEN = _worker(
+    Gauge(
+        "moderation_cache_breaker_open",
+        "1 while the Redis circuit breaker is not closed.",
+        registry=None,
+    )
 )
-MODEL_INFO = Info("moderation_model", "The model being served.", registry=REGISTRY)
-CPU_INFO = Info("moderation_cpu", "CPU features that matter for int8 inference.", registry=REGISTRY)
-REPLY_TO_REFUSED = Counter(
-    "moderation_reply_to_refused_total",
-    "Records whose reply-to header named a topic outside the verdict topic's family; "
-    "their verdict went to the verdict topic instead.",
-    registry=REGISTRY,
+MODEL_INFO = _worker(Info("moderation_model", "The model being served.", registry=None))
+CPU_INFO = _worker(
+    Info("moderation_cpu", "CPU features that matter for int8 inference.", registry=None)
+)
+REPLY_TO_REFUSED = _worker(
+    Counter(
+        "moderation_reply_to_refused_total",
+        "Records whose reply-to header named a topic outside the verdict topic's family; "
+        "their verdict went to the verdict topic instead.",
+        registry=None,
+    )
 )
 
 # -- the client library (moderation.client), in the send-message API's process --------
-CLIENT_CALLS = Counter(
-    "moderation_client_calls_total",
-    "check() calls by outcome: sent, or timeout (answered with the fallback).",
-    ["outcome"],
-    registry=REGISTRY,
+CLIENT_CALLS = _client(
+    Counter(
+        "moderation_client_calls_total",
+        "check() calls by outcome: sent, or timeout (answered with the fallback).",
+        ["outcome"],
+        registry=None,
+    )
 )
-CLIENT_REPLIES = Counter(
-    "moderation_client_replies_total",
-    "Verdicts read from the reply topic: routed to a waiting call, late (after its call "
-    "timed out), unknown (no such call), or malformed.",
-    ["kind"],
-    registry=REGISTRY,
+CLIENT_REPLIES = _client(
+    Counter(
+        "moderation_client_replies_total",
+        "Verdicts read from the reply topic: routed to a waiting call, late (after its call "
+        "timed out), unknown (no such call), or malformed.",
+        ["kind"],
+        registry=None,
+    )
 )
-CLIENT_LATENCY = Histogram(
-    "moderation_client_check_seconds",
-    "check() wall time as the send-message API sees it, timeouts included.",
-    buckets=LATENCY_BUCKETS,
-    registry=REGISTRY,
+CLIENT_LATENCY = _client(
+    Histogram(
+        "moderation_client_check_seconds",
+        "check() wall time as the send-message API sees it, timeouts included.",
+        buckets=LATENCY_BUCKETS,
+        registry=None,
+    )
 )

@@ -21,12 +21,13 @@ from aiokafka.errors import KafkaError
 from aiokafka.structs import OffsetAndMetadata, TopicPartition
 
 from moderation import metrics
+from moderation.backoff import Backoff
 from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import WorkerSettings, is_topic_name
 from moderation.engine import OVER_BUDGET, InferenceEngine
 from moderation.errors import InvalidTextError
-from moderation.kafka_clients import producer
+from moderation.kafka_clients import consumer_kwargs, producer
 from moderation.offsets import OffsetTracker
 from moderation.policy import Decision, Policy
 from moderation.schema import (
@@ -43,10 +44,12 @@ log = logging.getLogger(__name__)
 ERROR_HEADER = "moderation-error"
 # Each failed produce is retried after this long, doubling up to the cap, until
 # it succeeds or the worker stops; the offset stays uncommitted meanwhile.
-_RETRY_FIRST_S = 0.05
-_RETRY_MAX_S = 2.0
 # getmany returns at least this often so a stop request is seen promptly.
 _POLL_TIMEOUT_MS = 100
+# Consumer lag is refreshed this often from the broker's end offsets, whatever the
+# worker is doing: a stalled worker (no fetches, no commits) shows its lag growing.
+# Prometheus scrapes every 15 s by default; 5 s keeps the gauge fresher than that.
+LAG_REFRESH_S = 5.0
 
 Headers = Sequence[tuple[str, bytes]]
 
@@ -89,6 +92,7 @@ class Worker:
         policy: Policy,
         cache: VerdictCache | None = None,
     ) -> None:
+        metrics.expose_worker()
         self.settings = settings
         self.cache = cache
         self.classifier = classifier
@@ -104,6 +108,8 @@ class Worker:
         self._consumer: AIOKafkaConsumer | None = None
         self._producer: AIOKafkaProducer | None = None
         self.assigned: set[TopicPartition] = set()
+        # Committed offsets of assigned partitions nothing has been taken from yet.
+        self._committed: dict[TopicPartition, int] = {}
         self.verdicts_sent = 0
         self.dead_letters_sent = 0
 
@@ -121,18 +127,18 @@ class Worker:
     async def run(self) -> None:
         """Run until ``request_stop``; then drain within the grace period."""
         s = self.settings
-        kafka = s.kafka.client_kwargs()
         self._producer = producer(s.kafka)
         self._consumer = AIOKafkaConsumer(
-            bootstrap_servers=s.kafka.bootstrap,
-            group_id=s.group_id,
-            enable_auto_commit=False,
-            auto_offset_reset="earliest",
-            fetch_max_wait_ms=s.fetch_max_wait_ms,
-            max_poll_records=s.max_in_flight,
-            session_timeout_ms=s.session_timeout_ms,
-            heartbeat_interval_ms=max(100, s.session_timeout_ms // 3),
-            **kafka,
+            **consumer_kwargs(
+                s.kafka,
+                group_id=s.group_id,
+                enable_auto_commit=False,
+                auto_offset_reset="earliest",
+                fetch_max_wait_ms=s.fetch_max_wait_ms,
+                max_poll_records=s.max_in_flight,
+                session_timeout_ms=s.session_timeout_ms,
+                heartbeat_interval_ms=max(100, s.session_timeout_ms // 3),
+            )
         )
         self.engine.start()
         if self.cache is not None:
@@ -146,28 +152,30 @@ class Worker:
                 return
             self._consumer.subscribe([s.input_topic], listener=_Rebalance(self))
             committer = asyncio.create_task(self._commit_loop(), name="committer")
+            lag = asyncio.create_task(self._lag_loop(), name="lag")
             try:
                 await self._consume()
             finally:
                 committer.cancel()
+                lag.cancel()
                 await self._drain()
         finally:
             await self._close()
 
     async def _start_with_retry(self, start: Any, what: str) -> bool:
         """Call a client's ``start`` until it connects; False if a stop came first."""
-        delay = _RETRY_FIRST_S
+        backoff = Backoff()
         while not self._stopping.is_set():
             try:
                 await start()
                 return True
             except KafkaError as exc:
+                delay = backoff.next()
                 log.warning(
-                    "kafka %s cannot connect yet (%s); retrying in %.1f s", what, exc, delay
+                    "kafka %s cannot connect yet (%s); retrying in %.2f s", what, exc, delay
                 )
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stopping.wait(), delay)
-                delay = min(_RETRY_MAX_S, delay * 2)
         return False
 
     async def _drain(self) -> None:
@@ -212,25 +220,47 @@ class Worker:
 
     async def _consume(self) -> None:
         assert self._consumer is not None
+        backoff = Backoff()
         while not self._stopping.is_set():
             try:
                 batches = await self._consumer.getmany(
                     timeout_ms=_POLL_TIMEOUT_MS, max_records=self.settings.max_in_flight
                 )
             except KafkaError as exc:
-                log.warning("fetch failed, retrying: %s", exc)
-                await asyncio.sleep(0.5)
+                delay = backoff.next()
+                log.warning("fetch failed (%s); retrying in %.2f s", exc, delay)
+                await asyncio.sleep(delay)
                 continue
+            backoff.reset()
             for tp, records in batches.items():
                 for record in records:
                     # Backpressure: with max_in_flight taken, stop fetching and let
-                    # the backlog wait in Kafka, where it is safe.
-                    await self._slots.acquire()
+                    # the backlog wait in Kafka, where it is safe. A stop request
+                    # ends the wait: records not begun are not committed, so they
+                    # are redelivered.
+                    if not await self._slot_or_stop():
+                        return
                     self.tracker.begin(tp, record.offset)
                     metrics.IN_FLIGHT.inc()
                     task = asyncio.create_task(self._handle(tp, record))
                     self._tasks.add(task)
                     task.add_done_callback(self._task_done)
+
+    async def _slot_or_stop(self) -> bool:
+        """Take an in-flight slot; False if a stop request came first."""
+        if not self._slots.locked():
+            await self._slots.acquire()
+            return True
+        acquire = asyncio.ensure_future(self._slots.acquire())
+        stop = asyncio.ensure_future(self._stopping.wait())
+        await asyncio.wait({acquire, stop}, return_when=asyncio.FIRST_COMPLETED)
+        stop.cancel()
+        if acquire.done() and not acquire.cancelled():
+            if not self._stopping.is_set():
+                return True
+            self._slots.release()  # both happened at once: stopping wins
+        acquire.cancel()
+        return False
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -448,16 +478,16 @@ class Worker:
     ) -> None:
         """Produce and wait for the acknowledgement, retrying until it comes."""
         assert self._producer is not None
-        delay = _RETRY_FIRST_S
+        backoff = Backoff()
         while True:
             try:
                 ack = await self._producer.send(topic, value=value, key=key, headers=headers)
                 await ack
                 return
             except KafkaError as exc:
+                delay = backoff.next()
                 log.warning("produce to %s failed (%s); retrying in %.2f s", topic, exc, delay)
                 await asyncio.sleep(delay)
-                delay = min(_RETRY_MAX_S, delay * 2)
 
     async def _commit_loop(self) -> None:
         interval = self.settings.commit_interval_ms / 1000
@@ -486,17 +516,37 @@ class Worker:
         self.tracker.mark_committed(positions)
         self._report_lag()
 
-    def _report_lag(self) -> None:
-        """Records behind each assigned partition's end, from the last fetch's high water."""
+    def _report_lag(self, ends: dict[TopicPartition, int] | None = None) -> None:
+        """Records behind each assigned partition's end: the broker's end offset when
+        just asked for (``ends``), else the last fetch's high water."""
         if self._consumer is None:
             return
         for tp in self.assigned:
-            high = self._consumer.highwater(tp)
+            high = max(self._consumer.highwater(tp) or 0, (ends or {}).get(tp, 0))
             position = self.tracker.position(tp)
-            if high is not None and position is not None:
-                metrics.CONSUMER_LAG.labels(tp.topic, str(tp.partition)).set(
-                    max(0, high - position)
-                )
+            if position is None:
+                # Nothing taken from this partition yet: measured from where the group
+                # stands (its committed offset), so a worker that never fetched shows lag.
+                position = self._committed.get(tp)
+            if position is None:
+                continue
+            metrics.CONSUMER_LAG.labels(tp.topic, str(tp.partition)).set(max(0, high - position))
+
+    async def _lag_loop(self) -> None:
+        while True:
+            await asyncio.sleep(LAG_REFRESH_S)
+            if self._consumer is None or not self.assigned:
+                continue
+            parts = sorted(self.assigned)
+            try:
+                ends = await asyncio.wait_for(self._consumer.end_offsets(parts), LAG_REFRESH_S)
+                for tp in parts:
+                    if tp not in self._committed:
+                        self._committed[tp] = await self._consumer.committed(tp) or 0
+            except (KafkaError, TimeoutError) as exc:
+                log.warning("lag refresh failed (next in %.0f s): %s", LAG_REFRESH_S, exc)
+                continue
+            self._report_lag(ends)
 
     async def on_revoked(self, revoked: set[TopicPartition]) -> None:
         """Before partitions go: finish their in-flight messages (bounded) and commit."""
@@ -512,6 +562,8 @@ class Worker:
         """New partitions: start tracking them afresh from their committed position."""
         self.tracker.forget(assigned)
         self.assigned |= assigned
+        for tp in assigned:
+            self._committed.pop(tp, None)
         log.info("partitions assigned: %s", sorted(f"{tp.topic}/{tp.partition}" for tp in assigned))
 
 

@@ -15,7 +15,7 @@ from moderation.config import ClassifierSettings
 from moderation.health import HealthServer
 from moderation.worker import Worker
 from tests.integration.kafka_io import message, produce, read
-from tests.topics import Topics
+from tests.topics import PARTITIONS, Topics
 
 pytestmark = pytest.mark.integration
 
@@ -81,3 +81,107 @@ def test_metrics_count_what_was_sent_and_readiness_follows_assignment(topics: To
     lags = [v for (name, _), v in after.items() if name == "moderation_consumer_lag"]
     assert lags and all(v == 0 for v in lags)
     assert any(name == "moderation_model_info" for name, _ in after)
+
+
+def test_a_stalled_worker_shows_its_lag_growing(topics: Topics, monkeypatch: Any) -> None:
+    """Lag comes from the broker's end offsets on its own schedule, not only after a
+    commit: a worker whose model never answers commits nothing, yet its lag shows."""
+    import moderation.worker as worker_module
+    from moderation.metrics import REGISTRY
+
+    monkeypatch.setattr(worker_module, "LAG_REFRESH_S", 0.3)
+    model = load_classifier(ClassifierSettings(threads=1))
+    settings = topics.settings(max_in_flight=1, budget_ms=60_000, shutdown_grace_s=1.0)
+
+    def lag() -> float:
+        return sum(
+            REGISTRY.get_sample_value(
+                "moderation_consumer_lag", {"topic": topics.input, "partition": str(p)}
+            )
+            or 0.0
+            for p in range(PARTITIONS)
+        )
+
+    async def scenario() -> list[float]:
+        worker = Worker(settings, *model)
+        stuck = asyncio.Event()
+
+        async def never(*_: Any) -> Any:  # the model hangs: nothing finishes or commits
+            stuck.set()
+            await asyncio.Event().wait()
+
+        worker.engine.score = never  # type: ignore[method-assign]
+        task = asyncio.create_task(worker.run())
+        while not worker.ready:
+            await asyncio.sleep(0.05)
+        seen = []
+        for n in (5, 20):
+            # One record per produce request: tansu's ListOffsets(latest) counts batches,
+            # not records (Apache Kafka counts records), so one-record batches keep the
+            # expected lag exact on both.
+            for i in range(n):
+                await produce(
+                    topics.bootstrap, topics.input, [(message(f"s{n}-{i}", "hi"), None, [])]
+                )
+            await asyncio.wait_for(stuck.wait(), 30)
+            await asyncio.sleep(1.5)  # a few refreshes
+            seen.append(lag())
+        worker.request_stop()
+        await asyncio.wait_for(task, 30)
+        return seen
+
+    first, second = asyncio.run(scenario())
+    # 5 then 25 records behind: the one the stuck task holds is taken but not
+    # committed, so it is still lag -- exactly what was produced.
+    assert (first, second) == (5, 25)
+
+
+def test_each_process_exports_only_its_own_series(topics: Topics, tmp_path: Any) -> None:
+    """A worker shows no client series, a send-message API no worker series; both show
+    the process and Python collectors."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from moderation.embedded import free_port
+
+    env = {**os.environ, **topics.env(), "MODERATION_THREADS": "1"}
+    worker_port, api_port = free_port(), free_port()
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "moderation.cli", *cmd],
+            env={**env, **extra},
+            stdout=(tmp_path / f"{name}.log").open("wb"),
+            stderr=subprocess.STDOUT,
+        )
+        for name, cmd, extra in (
+            ("worker", ["worker"], {"MODERATION_METRICS_PORT": str(worker_port)}),
+            ("api", ["send-api", "--port", str(api_port)], {"MODERATION_INSTANCE_ID": "api-m"}),
+        )
+    ]
+
+    def scrape(port: int) -> str:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                return get(port, "/metrics")[1]
+            except OSError:
+                assert time.monotonic() < deadline, (tmp_path / "worker.log").read_text()
+                time.sleep(0.2)
+
+    try:
+        worker_text, api_text = scrape(worker_port), scrape(api_port)
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+        codes = [p.wait(30) for p in procs]
+    for text in (worker_text, api_text):
+        assert "process_resident_memory_bytes" in text and "process_open_fds" in text
+        assert "process_cpu_seconds_total" in text and "python_gc_objects_collected" in text
+    assert "moderation_verdict_latency_seconds" in worker_text
+    assert "moderation_client_" not in worker_text
+    assert "moderation_client_check_seconds" in api_text
+    assert "moderation_verdict" not in api_text and "moderation_consumer_lag" not in api_text
+    assert codes == [0, 0]
