@@ -30,7 +30,7 @@ def _texts(args: list[str]) -> Iterator[str]:
 
 def cmd_classify(ns: argparse.Namespace) -> int:
     """Print one JSON object per text: hash, decision, scores, tokens."""
-    from moderation.classifier import Classifier
+    from moderation.classifier import Classifier, sanitize
     from moderation.config import Source, classifier_settings
     from moderation.policy import Policy
     from moderation.privacy import text_sha256
@@ -58,7 +58,9 @@ def cmd_classify(ns: argparse.Namespace) -> int:
                 "model": result.model_id,
             }
             if ns.show_text:
-                row["text"] = text
+                # Bytes that were not UTF-8 came in as lone surrogates: shown as U+FFFD,
+                # as the model read them.
+                row["text"] = sanitize(text)
         out.write(orjson.dumps(row) + b"\n")
         out.flush()
     return status
@@ -128,6 +130,10 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     """Run a benchmark suite."""
     from importlib import import_module
 
+    from moderation.cpu import cpu_info
+
+    # Figures compare only within one CPU kind: every run says where it ran.
+    print(f"CPU: {cpu_info().describe()}", flush=True)
     module = import_module(f"moderation.bench.{BENCH_SUITES[ns.suite]}")
     return int(module.main(ns.rest))
 
@@ -144,7 +150,7 @@ def cmd_send_api(ns: argparse.Namespace) -> int:
     if settings.kafka.bootstrap is None and not ns.embedded:
         raise ModerationError("set MODERATION_KAFKA_BOOTSTRAP, or pass --embedded")
     port = ns.port if ns.port is not None else src.integer("API_PORT", 8080, 0, 65535)
-    asyncio.run(serve(settings, port, ns.embedded))
+    asyncio.run(serve(settings, port, ns.embedded, ns.host))
     return EXIT_OK
 
 
@@ -186,8 +192,11 @@ def cmd_replay(ns: argparse.Namespace) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """The command-line grammar."""
+    from moderation import __version__
+
     p = argparse.ArgumentParser(prog="moderation", description=__doc__)
     p.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
+    p.add_argument("--version", action="version", version=f"moderation {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     c = sub.add_parser("classify", help="classify texts given as arguments or on stdin")
@@ -246,6 +255,10 @@ def parser() -> argparse.ArgumentParser:
         help="start the embedded broker and a worker in this process (a laptop demo)",
     )
     a.add_argument("--port", type=int, help="HTTP port (default MODERATION_API_PORT or 8080)")
+    a.add_argument(
+        "--host",
+        help="address to bind (default 0.0.0.0; with --embedded, 127.0.0.1: a laptop demo)",
+    )
     a.set_defaults(func=cmd_send_api)
 
     r = sub.add_parser(

@@ -1,12 +1,13 @@
-"""An example send-message HTTP service built on ``moderation.client``.
+"""An example send-message HTTP service built on ``moderation.client``, on aiohttp.
 
 ``POST /messages`` with ``{"text": ..., "conversation_id": ..., "sender_id": ...,
 "id": ... (optional)}`` answers ``{"message_id", "delivered", "verdict"}``: a real
 chat service would deliver the message when the verdict is ``allow`` and ask the
-sender to rethink on ``nudge``. ``GET /healthz`` and ``/metrics`` as the worker's.
+sender to rethink on ``nudge``. ``GET /healthz`` (200 once the client is connected),
+``/metrics`` as the worker's (OpenMetrics when the scraper asks for it).
 
-It is deliberately small (asyncio streams, HTTP/1.1 with keep-alive, no framework):
-the point is how the client is used, one per process, shared by every request.
+The point is how the client is used: one per process, shared by every request.
+aiohttp does the HTTP (keep-alive, chunked bodies, ``Expect: 100-continue``).
 ``moderation send-api --embedded`` runs it against the embedded broker with a worker
 in the same process, for a laptop.
 """
@@ -18,116 +19,116 @@ import contextlib
 import logging
 import signal
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, replace
 from typing import Any
 
 import orjson
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from aiohttp import web
 
+from moderation import metrics
 from moderation.client import ModerationClient
 from moderation.config import ClientSettings
-from moderation.metrics import REGISTRY
 
 log = logging.getLogger(__name__)
 
+# A chat message is at most MODERATION_MAX_TEXT_BYTES (16 KiB) of text by default;
+# 64 KiB leaves room for JSON escaping and the other fields.
 MAX_BODY_BYTES = 64 * 1024
-_IDLE_TIMEOUT_S = 30
+# Every interface, for a container; the embedded laptop demo binds loopback only.
+DEFAULT_HOST = "0.0.0.0"
+LOOPBACK = "127.0.0.1"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def _response(status: str, body: bytes, content_type: str = "application/json") -> bytes:
-    head = (
-        f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n"
+def _error(status: int, detail: str) -> web.Response:
+    return web.Response(
+        status=status, body=orjson.dumps({"error": detail}), content_type="application/json"
     )
-    return head.encode() + body
 
 
-def _error(status: str, detail: str) -> bytes:
-    return _response(status, orjson.dumps({"error": detail}))
+@web.middleware
+async def _json_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """aiohttp's own errors (404, 405, 413) as JSON bodies that say what to do."""
+    try:
+        return await handler(request)
+    except web.HTTPRequestEntityTooLarge:
+        return _error(
+            413, f"body too large: at most {MAX_BODY_BYTES} bytes ({MAX_BODY_BYTES // 1024} KiB)"
+        )
+    except web.HTTPMethodNotAllowed as exc:
+        return _error(exc.status, f"{request.method} not allowed: POST a JSON message")
+    except web.HTTPNotFound:
+        return _error(404, "not found: try POST /messages, GET /healthz or GET /metrics")
 
 
 class SendApi:
     """The HTTP front: parse, call ``client.check``, answer."""
 
-    def __init__(self, client: ModerationClient, host: str = "127.0.0.1", port: int = 8080):
+    def __init__(self, client: ModerationClient, host: str = LOOPBACK, port: int = 8080):
         self.client = client
         self.host = host
         self.port = port
-        self._server: asyncio.base_events.Server | None = None
+        self.app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[_json_errors])
+        self.app.add_routes(
+            [
+                web.post("/messages", self.messages),
+                web.get("/healthz", self.healthz),
+                web.get("/metrics", self.metrics),
+            ]
+        )
+        self._runner: web.AppRunner | None = None
 
     async def start(self) -> SendApi:
         """Listen; with port 0 the bound port is written back to ``self.port``."""
-        self._server = await asyncio.start_server(self._serve, self.host, self.port)
-        self.port = self._server.sockets[0].getsockname()[1]
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
         log.info("send-message API on http://%s:%d/messages", self.host, self.port)
         return self
 
     async def close(self) -> None:
-        """Stop listening."""
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
+        """Stop listening; requests being answered finish first."""
+        if self._runner is not None:
+            await self._runner.cleanup()
 
-    async def handle(self, method: str, path: str, body: bytes) -> bytes:
-        """The whole response for one request."""
-        path = path.split("?", 1)[0]
-        if path == "/healthz" and method == "GET":
-            return _response("200 OK", b"ok\n", "text/plain")
-        if path == "/metrics" and method == "GET":
-            return _response("200 OK", generate_latest(REGISTRY), CONTENT_TYPE_LATEST)
-        if path != "/messages":
-            return _error("404 Not Found", "try POST /messages")
-        if method != "POST":
-            return _error("405 Method Not Allowed", "POST a JSON message to /messages")
+    async def healthz(self, request: web.Request) -> web.Response:
+        """Alive."""
+        return web.Response(text="ok\n")
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        """Prometheus exposition, OpenMetrics when the Accept header asks for it."""
+        body, content_type = metrics.render(request.headers.get("Accept"))
+        resp = web.Response(body=body)
+        resp.headers["Content-Type"] = content_type
+        return resp
+
+    async def messages(self, request: web.Request) -> web.Response:
+        """Check one chat message and say whether it would be delivered."""
+        body = await request.read()
         try:
             msg = orjson.loads(body)
         except orjson.JSONDecodeError as exc:
-            return _error("400 Bad Request", f"body is not JSON: {exc}")
+            return _error(400, f"body is not JSON: {exc}")
         if not isinstance(msg, dict):
-            return _error("400 Bad Request", "body must be a JSON object")
+            return _error(400, "body must be a JSON object")
         msg.setdefault("id", uuid.uuid4().hex)
         try:
             verdict = await self.client.check(msg)
         except ValueError as exc:
-            return _error("422 Unprocessable Entity", str(exc))
+            return _error(422, str(exc))
         payload: dict[str, Any] = {
             "message_id": verdict.message_id,
             "delivered": verdict.decision == "allow",
             "verdict": {k: v for k, v in asdict(verdict).items() if v is not None},
         }
-        return _response("200 OK", orjson.dumps(payload))
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), _IDLE_TIMEOUT_S)
-                lines = head.decode("latin-1").split("\r\n")
-                method, path, _ = lines[0].split(" ", 2)
-                headers = {
-                    k.strip().lower(): v.strip()
-                    for k, _, v in (line.partition(":") for line in lines[1:] if line)
-                }
-                length = int(headers.get("content-length", "0"))
-                if not 0 <= length <= MAX_BODY_BYTES:
-                    writer.write(_error("413 Content Too Large", f"at most {MAX_BODY_BYTES}"))
-                    break
-                body = await reader.readexactly(length) if length else b""
-                writer.write(await self.handle(method, path, body))
-                await writer.drain()
-                if headers.get("connection", "").lower() == "close":
-                    break
-        except (
-            ValueError,
-            TimeoutError,
-            asyncio.IncompleteReadError,
-            asyncio.LimitOverrunError,
-            ConnectionError,
-        ):
-            pass
-        finally:
-            writer.close()
+        return web.Response(body=orjson.dumps(payload), content_type="application/json")
 
 
-async def serve(settings: ClientSettings, port: int, embedded: bool) -> None:
+async def serve(settings: ClientSettings, port: int, embedded: bool, host: str | None) -> None:
     """Run the API (and, with ``embedded``, a broker and a worker) until SIGTERM."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -146,7 +147,9 @@ async def serve(settings: ClientSettings, port: int, embedded: bool) -> None:
                 verdict_topic=worker.settings.verdict_topic,
             )
         client = await stack.enter_async_context(ModerationClient(settings))
-        api = await SendApi(client, host="0.0.0.0", port=port).start()
+        # The embedded stack is a laptop demo: loopback unless told otherwise.
+        bind = host or (LOOPBACK if embedded else DEFAULT_HOST)
+        api = await SendApi(client, host=bind, port=port).start()
         stack.push_async_callback(api.close)
         waiter = asyncio.create_task(stop.wait())
         watch = {waiter} | ({worker_task} if worker_task else set())

@@ -153,6 +153,94 @@ async def _post(port: int, body: bytes) -> tuple[int, dict[str, Any]]:
     return int(head.split(b" ")[1]), orjson.loads(payload)
 
 
+def _parse(raw: bytes) -> tuple[int, dict[str, Any]]:
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    if b"Transfer-Encoding: chunked" in head:  # de-chunk (one or more chunks)
+        out, rest = b"", payload
+        while rest:
+            size, _, rest = rest.partition(b"\r\n")
+            n = int(size, 16)
+            if n == 0:
+                break
+            out, rest = out + rest[:n], rest[n + 2 :]
+        payload = out
+    return int(head.split(b" ")[1]), orjson.loads(payload)
+
+
+async def _expect_continue(port: int, body: bytes) -> tuple[bytes, int, dict[str, Any]]:
+    """Send the head with ``Expect: 100-continue``; the body only after the interim 100."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        b"POST /messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        b"Expect: 100-continue\r\nContent-Type: application/json\r\n"
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+    )
+    await writer.drain()
+    # A server that ignores the header never sends the interim line: this read then
+    # waits out its (liveness) limit and the test fails.
+    interim = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 20)
+    writer.write(body)
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    return interim, *_parse(raw)
+
+
+async def _chunked(port: int, chunks: list[bytes]) -> tuple[int, dict[str, Any]]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        b"POST /messages HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+        + b"".join(f"{len(c):x}\r\n".encode() + c + b"\r\n" for c in chunks)
+        + b"0\r\n\r\n"
+    )
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    return _parse(raw)
+
+
+def test_example_send_api_speaks_http_as_clients_do(topics: Topics, model: Any) -> None:
+    """Expect: 100-continue (curl's default for larger bodies), chunked bodies, a body
+    over the limit, OpenMetrics for a scraper that asks for it."""
+    from moderation.sendapi import MAX_BODY_BYTES
+
+    async def main() -> None:
+        settings = client_settings(topics, "api-http11", timeout_ms=20_000)
+        async with running(topics.settings(), model), ModerationClient(settings) as client:
+            api = await SendApi(client, port=0).start()
+            try:
+                interim, status, body = await _expect_continue(
+                    api.port, b'{"id": "e-1", "text": "see you at 7"}'
+                )
+                assert interim.startswith(b"HTTP/1.1 100 Continue")
+                assert status == 200 and body["message_id"] == "e-1"
+                status, body = await _chunked(
+                    api.port, [b'{"id": "c-1", "te', b'xt": "see you', b' at 7"}']
+                )
+                assert status == 200 and body["message_id"] == "c-1"
+                status, body = await _post(api.port, b'{"text": "' + b"a" * MAX_BODY_BYTES + b'"}')
+                assert status == 413
+                assert f"{MAX_BODY_BYTES} bytes" in body["error"]
+                status, body = await _chunked(api.port, [b"x" * 40_000, b"x" * 40_000])
+                assert status == 413 and "bytes" in body["error"]
+                reader, writer = await asyncio.open_connection("127.0.0.1", api.port)
+                writer.write(
+                    b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    b"Accept: application/openmetrics-text; version=1.0.0\r\n\r\n"
+                )
+                raw = await reader.read()
+                writer.close()
+                head, _, text = raw.partition(b"\r\n\r\n")
+                assert b"application/openmetrics-text" in head
+                assert b"moderation_client_calls_total" in text
+                assert b"process_resident_memory_bytes" in text
+            finally:
+                await api.close()
+
+    asyncio.run(main())
+
+
 def test_example_send_api_service(topics: Topics, model: Any) -> None:
     async def main() -> None:
         settings = client_settings(topics, "api-http", timeout_ms=20_000)

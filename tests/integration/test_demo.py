@@ -24,4 +24,6 @@ def test_demo_prints_a_verdict_for_every_sample_and_a_summary() -> None:
     assert len(lines) == len(SAMPLES) + 1  # every sample, plus the bad record with an id
     assert any("invalid_input" in line for line in lines)
     assert f"{len(SAMPLES) + 1}/{len(SAMPLES) + 1} verdicts" in out
-    assert "dead letters: 2" in out
+    assert "chat.messages.dlq: 2 of 2 bad records" in out
+    # The worker's own count, logged when it stops, says the same.
+    assert "verdicts, 2 dead letters" in proc.stderr.decode()

@@ -55,3 +55,21 @@ def test_bad_setting_is_one_clear_line_and_exit_2() -> None:
     assert proc.returncode == 2
     assert b"names labels the model lacks: ['spam']" in proc.stderr
     assert proc.stdout == b""
+
+
+def test_show_text_survives_invalid_utf8_on_stdin() -> None:
+    proc = run(["--show-text"], b"ok \xff\xfe bad\nfine\n")
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    rows = [orjson.loads(line) for line in proc.stdout.splitlines()]
+    # Shown as the model read it (U+FFFD for each bad byte); hashed as it arrived.
+    assert [r["text"] for r in rows] == ["ok \ufffd\ufffd bad", "fine"]
+    assert rows[0]["text_sha256"] == hashlib.sha256(b"ok \xff\xfe bad").hexdigest()
+
+
+def test_version() -> None:
+    from moderation import __version__
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "moderation.cli", "--version"], capture_output=True, timeout=60
+    )
+    assert proc.returncode == 0 and proc.stdout.decode().strip() == f"moderation {__version__}"
