@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,29 +30,43 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> 
     return "\n".join(out)
 
 
-def replace_section(doc: str, marker: str, body: str) -> str:
-    """Swap the text between ``<!-- marker:start -->`` and ``<!-- marker:end -->``."""
+def replace_section(doc: str, marker: str, body: str, sibling: str | None = None) -> str:
+    """Swap the text between ``<!-- marker:start -->`` and ``<!-- marker:end -->``.
+
+    A new section goes after the last section whose marker starts with ``sibling``
+    (the same benchmark on another CPU kind), else at the end.
+    """
     start, end = f"<!-- {marker}:start -->", f"<!-- {marker}:end -->"
     block = f"{start}\n{body.rstrip()}\n{end}"
     if start in doc and end in doc:
         head, _, rest = doc.partition(start)
         _, _, tail = rest.partition(end)
         return head + block + tail
+    if sibling is not None:
+        ends = [m.end() for m in re.finditer(rf"<!-- {re.escape(sibling)}[^ ]*:end -->", doc)]
+        if ends:
+            return doc[: ends[-1]] + "\n\n" + block + doc[ends[-1] :]
     return doc.rstrip() + "\n\n" + block + "\n"
 
 
 def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = None) -> None:
     """Put ``body`` into its marked section of the docs page, with its plot beside it.
 
-    A body that does not name its CPU gets it first: figures compare only within one
-    CPU kind (int8 speed differs several times between AVX2 and AVX-512 VNNI).
+    Figures compare only within one CPU kind (int8 speed differs several times between
+    AVX2 and AVX-512 VNNI), so each kind keeps its own section (``marker-<kind>``),
+    headed by the CPU, and its own plot file.
     """
     from moderation.cpu import cpu_info
 
+    cpu = cpu_info()
     if "CPU:" not in body:
-        body = f"CPU: {cpu_info().describe()}.\n\n{body}"
+        body = f"CPU: {cpu.describe()}.\n\n{body}"
+    body = f"#### On {cpu.kind}\n\n{body}"
+    if png is not None:
+        kind_png = png.with_name(f"{png.stem}-{cpu.kind}{png.suffix}")
+        body = body.replace(f"]({png.name})", f"]({kind_png.name})")
     docs.parent.mkdir(parents=True, exist_ok=True)
     doc = docs.read_text() if docs.exists() else "# Benchmarks\n"
-    docs.write_text(replace_section(doc, marker, body))
+    docs.write_text(replace_section(doc, f"{marker}-{cpu.kind}", body, sibling=marker))
     if png is not None:
-        shutil.copyfile(png, docs.parent / png.name)
+        shutil.copyfile(png, docs.parent / kind_png.name)

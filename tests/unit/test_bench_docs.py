@@ -1,0 +1,14 @@
+from moderation.bench.stats import replace_section
+
+
+def test_a_new_cpu_kind_gets_its_own_section_beside_the_others() -> None:
+    doc = "# B\n\n<!-- m-avx2:start -->\nold\n<!-- m-avx2:end -->\n\n## Next\n"
+    out = replace_section(doc, "m-avx512-vnni", "new", sibling="m")
+    assert out.index("m-avx2:end") < out.index("m-avx512-vnni:start") < out.index("## Next")
+    again = replace_section(out, "m-avx2", "fresh", sibling="m")
+    assert "old" not in again and "fresh" in again and "new" in again
+
+
+def test_no_sibling_appends_at_the_end() -> None:
+    out = replace_section("# B\n", "x-avx2", "body", sibling="x")
+    assert out.endswith("<!-- x-avx2:start -->\nbody\n<!-- x-avx2:end -->\n")
