@@ -20,6 +20,7 @@ import numpy as np
 from moderation.config import ClassifierSettings
 from moderation.cpu import usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
+from moderation.normalize import Normalizer
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +150,10 @@ class Classifier:
             self._tokenizer = Tokenizer.from_file(str(model_dir / TOKENIZER_FILE))
         except Exception as exc:
             raise ModelLoadError(f"{model_dir}: tokenizer.json unreadable: {exc}") from exc
+        # Evasive spellings undone before tokenizing (moderation/normalize.py).
+        self._normalize = (
+            Normalizer(frozenset(self._tokenizer.get_vocab())) if settings.normalize else None
+        )
         # No padding ever: a batch of one is as long as its message.
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(self.max_tokens)
@@ -182,7 +187,10 @@ class Classifier:
         cut = len(text) > self._max_chars
         if cut:
             text = text[: self._max_chars]
-        enc = self._tokenizer.encode(sanitize(text))
+        text = sanitize(text)
+        if self._normalize is not None:
+            text = self._normalize(text)
+        enc = self._tokenizer.encode(text)
         ids = np.asarray(enc.ids, dtype=np.int64)
         if ids.shape[0] <= _SPECIAL_TOKENS:
             raise EmptyTextError(

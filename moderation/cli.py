@@ -123,6 +123,7 @@ BENCH_SUITES = {
     "prometheus": "promagree",
     "replay": "replay",
     "client": "client",
+    "normalize": "normalize",
 }
 
 

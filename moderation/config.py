@@ -53,6 +53,9 @@ class ClassifierSettings:
     spinning: bool = False
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)
+    # Undo evasive spellings (look-alike letters, leetspeak, spaced-out letters,
+    # stretched vowels) before tokenizing: moderation/normalize.py.
+    normalize: bool = True
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.
     require_vnni: bool = False
@@ -147,6 +150,7 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         spinning=src.boolean("SPINNING", ClassifierSettings().spinning),
         thresholds=src.thresholds("THRESHOLDS"),
         require_vnni=src.boolean("REQUIRE_VNNI", False),
+        normalize=src.boolean("NORMALIZE", True),
     )
 
 

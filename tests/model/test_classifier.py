@@ -172,3 +172,33 @@ def test_any_text_gets_scores_or_the_empty_error(classifier: Classifier, text: s
         return
     assert 3 <= result.tokens <= classifier.max_tokens
     assert all(0.0 <= v <= 1.0 for v in result.scores.values())
+
+
+EVASIONS = {
+    "leetspeak": {"idiot": "1d10t", "stupid": "$tup1d", "bitch": "b!tch"},
+    "spaced": {"idiot": "i d i o t", "stupid": "s t u p i d", "bitch": "b i t c h"},
+    "dotted": {"idiot": "i.d.i.o.t", "stupid": "s.t.u.p.i.d", "bitch": "b.i.t.c.h"},
+    "look-alikes": {
+        "idiot": "\u0456d\u0456\u043et",
+        "stupid": "st\u03c5p\u0456d",
+        "bitch": "b\u0456t\u0441h",
+    },
+    "stretched": {"idiot": "idiooooot", "stupid": "stuuuupid", "bitch": "biiiitch"},
+}
+
+
+@pytest.mark.parametrize("kind", list(EVASIONS))
+def test_evasive_spellings_get_the_plain_words_scores(classifier: Classifier, kind: str) -> None:
+    for plain, evasive in EVASIONS[kind].items():
+        text = "you are such a {} honestly"
+        a = classifier.classify(text.format(plain)).scores
+        b = classifier.classify(text.format(evasive)).scores
+        assert a == b, (kind, evasive)
+
+
+def test_the_normalizer_can_be_turned_off(classifier: Classifier) -> None:
+    from dataclasses import replace
+
+    off = Classifier(replace(ClassifierSettings(threads=1), normalize=False))
+    assert off.encode("you 1d10t").ids.tolist() != classifier.encode("you 1d10t").ids.tolist()
+    assert off.encode("you idiot").ids.tolist() == classifier.encode("you idiot").ids.tolist()

@@ -1,0 +1,106 @@
+"""`moderation bench normalize`: what the evasion normalizer costs and what it changes.
+
+On held-out chitchat (ordinary chat): time per message, share of messages it changes,
+and the model's nudge rate with and without it. On evasive spellings of the same
+toxic phrases: what it turns them into and whether the model then nudges.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+
+import numpy as np
+
+from moderation.bench.stats import markdown_table, write_docs_section
+
+EVASIONS = [
+    ("leetspeak", "you are an 1d10t"),
+    ("spaced out", "you are an i d i o t"),
+    ("dotted", "you are an i.d.i.o.t"),
+    ("look-alike letters", "you are an іdіоt"),
+    ("stretched", "you are an idiooooot"),
+    ("symbols", "you $tupid b!tch"),
+    ("full-width", "you are an ｉｄｉｏｔ"),
+    ("zero-width", "you are an i\u200bd\u200bi\u200bo\u200bt"),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the tables; write docs/benchmarks.md."""
+    from dataclasses import replace
+
+    from moderation.bench.model import chat_messages
+    from moderation.classifier import Classifier
+    from moderation.config import Source, classifier_settings
+    from moderation.normalize import Normalizer
+    from moderation.policy import Policy
+
+    p = argparse.ArgumentParser(prog="moderation bench normalize", description=__doc__)
+    p.add_argument("--messages", type=int, default=3000)
+    p.add_argument("--docs", default="docs/benchmarks.md", help="'' to write nothing")
+    ns = p.parse_args(argv)
+
+    settings = classifier_settings(Source())
+    on = Classifier(settings)
+    off = Classifier(replace(settings, normalize=False))
+    policy = Policy.for_model(on.labels, on.manifest["thresholds"], settings.thresholds)
+    norm = Normalizer(frozenset(on._tokenizer.get_vocab()))
+    texts = chat_messages(ns.messages, 0.0, 11)
+
+    gc.disable()
+    try:
+        secs = []
+        for t in texts:
+            start = time.perf_counter()
+            norm(t)
+            secs.append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    us = np.asarray(secs) * 1e6
+    changed = [t for t in texts if norm(t) != t]
+
+    def nudged(c: Classifier) -> float:
+        return float(np.mean([policy.decide(c.classify(t).scores) == "nudge" for t in texts]))
+
+    rate_off, rate_on = nudged(off), nudged(on)
+    cost = markdown_table(
+        ["messages", "p50 us", "p99 us", "max us", "changed", "nudge rate off", "nudge rate on"],
+        [
+            [
+                len(texts),
+                f"{np.percentile(us, 50):.1f}",
+                f"{np.percentile(us, 99):.1f}",
+                f"{us.max():.1f}",
+                f"{len(changed)} ({len(changed) / len(texts):.1%})",
+                f"{rate_off:.2%}",
+                f"{rate_on:.2%}",
+            ]
+        ],
+    )
+    rows = []
+    for kind, text in EVASIONS:
+        a, b = off.classify(text).scores, on.classify(text).scores
+        rows.append(
+            [
+                kind,
+                f"`{norm(text)}`",
+                f"{a['toxic']:.3f} ({policy.decide(a)})",
+                f"{b['toxic']:.3f} ({policy.decide(b)})",
+            ]
+        )
+    evasions = markdown_table(["evasion", "normalized", "toxic, off", "toxic, on"], rows)
+    body = (
+        f"Command: `moderation bench normalize --messages {ns.messages}`. Held-out chitchat "
+        f"utterances: normalizer time per message (no model), share it changes, and the "
+        f"shipped model's nudge rate without and with it (same run).\n\n{cost}\n\n"
+        f"Evasive spellings of one insult, without and with the normalizer:\n\n{evasions}\n"
+    )
+    print(body)
+    print("examples of changed chitchat:", changed[:10])
+    if ns.docs:
+        from pathlib import Path
+
+        write_docs_section(Path(ns.docs), "bench-normalize", body)
+    return 0

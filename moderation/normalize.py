@@ -1,0 +1,172 @@
+"""Undo the spellings people use to slip abuse past a filter, before tokenizing.
+
+The tokenizer already folds full-width and styled letters (NFKC), drops zero-width
+characters and lower-cases. What it cannot see through, and this does:
+
+- look-alike letters from other scripts inside Latin words (Cyrillic ``а`` for ``a``,
+  Greek ``ο`` for ``o``): folded to the Latin letter they imitate;
+- digits and symbols inside alphabetic words (``1d10t``, ``h@te``, ``$tupid``): read
+  as the letters they stand for, but never in numbers, times or units (``7pm``,
+  ``2nd``, ``b12`` stay);
+- single letters spaced or dotted out (``i d i o t``, ``i.d.i.o.t``, ``k-y-s``):
+  joined;
+- a character repeated three or more times (``idiooot``, ``stuuupid``): squeezed to
+  the spelling the vocabulary knows (one or two of it), else to one.
+
+It is cheap by construction: one regular-expression search decides whether a
+message needs any of it, and ordinary chat (the large majority) is returned as is.
+The text's hash (``text_sha256``) is always of the original; only the model and the
+cache key see the normalized text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Callable, Container
+
+# Letters of other scripts that render like a Latin letter (a subset of Unicode's
+# confusables.txt: the Cyrillic, Greek and Armenian ones seen in evasions).
+_LOOKALIKES = {
+    # Cyrillic lower case
+    "а": "a", "в": "b", "е": "e", "ё": "e", "з": "3", "і": "i", "ї": "i", "ј": "j",
+    "к": "k", "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t",
+    "у": "y", "х": "x", "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
+    "ь": "b", "ɡ": "g",
+    # Cyrillic upper case
+    "А": "a", "В": "b", "Е": "e", "Ё": "e", "І": "i", "Ј": "j", "К": "k", "М": "m",
+    "Н": "h", "О": "o", "Р": "p", "С": "c", "Т": "t", "У": "y", "Х": "x", "Ѕ": "s",
+    "Һ": "h", "Ԁ": "d", "Ԛ": "q", "Ԝ": "w", "Ӏ": "l",
+    # Greek
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "Α": "a", "Β": "b",
+    "Ε": "e", "Ζ": "z", "Η": "h", "Ι": "i", "Κ": "k", "Μ": "m", "Ν": "n", "Ο": "o",
+    "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x",
+    # Armenian
+    "օ": "o", "ս": "u", "ց": "g", "հ": "h", "ո": "n",
+}  # fmt: skip
+_LOOKALIKE_TABLE = str.maketrans(_LOOKALIKES)
+_LOOKALIKE_CHARS = "".join(_LOOKALIKES)
+
+# What digits and symbols stand for inside a word.
+_LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g",
+         "@": "a", "$": "s", "!": "i", "|": "l", "€": "e", "+": "t"}  # fmt: skip
+_LEET_TABLE = str.maketrans(_LEET)
+_LEET_CHARS = re.escape("".join(_LEET))
+
+# A word holding something to fold: a look-alike letter, or a digit or symbol next to
+# a letter. Anchored at word starts, so a failed match costs one scan of its word:
+# linear in the text whatever it holds.
+# (Letters and digits, or a leet symbol: disjoint branches, so no match is ambiguous
+# and backtracking stays linear.)
+_LEET_SYMBOLS = re.escape("".join(c for c in _LEET if not c.isalnum()))
+_W = rf"(?:[^\W_]|[{_LEET_SYMBOLS}])"
+_FOLDABLE = re.compile(
+    rf"(?<!{_W}){_W}*?(?:[{_LOOKALIKE_CHARS}]|[{_LEET_CHARS}][^\W\d_]"
+    rf"|[^\W\d_][{_LEET_CHARS}](?={_W})){_W}*"
+)
+# A word with a letter three or more times in a row, anchored likewise.
+_STRETCHED = re.compile(r"(?<![^\W\d_])[^\W\d_]*?([^\W\d_])\1\1[^\W\d_]*")
+# Numbers with units, ordinals, times, sizes, short codes: digits there mean numbers.
+_NUMERIC = re.compile(
+    r"\d+(?:[.,:]\d+)*(?:st|nd|rd|th|s|am|pm|h|hr|hrs|min|mins|m|k|kg|km|g|gb|mb|kb|x|p|d|"
+    r"y|yr|yrs|ish|fps|hz|mph|kph|cm|mm|ml|lb|lbs|oz|v|w)?|[a-z]{1,2}\d+[a-z]?|v\d+(?:\.\d+)*"
+)
+# A zero or one between letters reads as a letter even in a short word ("y0u").
+_O_OR_I_INSIDE = re.compile(r"[a-z]+[01]+[a-z]+")
+_TRAILING = re.compile(r"[!|+]+$")
+# Three or more single characters, each followed by the same kind of separator.
+_SPELLED = re.compile(r"(?<![^\W_])[^\W_]([ .\-_*])(?:[^\W_]\1)+[^\W_](?![^\W_])")
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+_REPEAT = re.compile(r"([^\W\d_])\1{2,}")  # letters only: 555-1234 stays
+
+# Cheap tests that say whether a pass could change the text at all (most chat: no).
+_LEET_HINT = re.compile(rf"[a-z][{_LEET_CHARS}][a-z0-9]|[{_LEET_CHARS}][a-z]", re.IGNORECASE)
+_LOOKALIKE_ANY = re.compile(rf"[{_LOOKALIKE_CHARS}]")
+_SPELLED_HINT = re.compile(r"[^\W_][ .\-_*][^\W_][ .\-_*][^\W_]")
+# Cyrillic or Greek letters that imitate nothing Latin: the text is genuinely in that
+# script, so only words that mix in Latin letters are folded.
+_GENUINE_SCRIPT = re.compile(
+    "["
+    + "".join(
+        c
+        for c in map(chr, [*range(0x0391, 0x03CA), *range(0x0400, 0x0460)])
+        if c.isalpha() and c not in _LOOKALIKES
+    )
+    + "]"
+)
+_TRIPLE = re.compile(r"([^\W\d_])\1\1")
+
+
+def _fold_word(word: str, genuine_script: bool) -> str:
+    low = word.lower()
+    if not low.isascii():
+        # Words that mix in Latin letters; and words made entirely of look-alikes,
+        # unless the text is genuinely Cyrillic or Greek ("как" in Russian stays).
+        folded = low.translate(_LOOKALIKE_TABLE)
+        if any("a" <= c <= "z" for c in low) or (folded.isascii() and not genuine_script):
+            low = folded
+    if low[0] == "@" or not any(c in _LEET for c in low) or not any(c.isalpha() for c in low):
+        return low  # a mention, or nothing to read as letters
+    tail = _TRAILING.search(low)
+    core, end = (low[: tail.start()], tail.group(0)) if tail else (low, "")
+    if not core or (_NUMERIC.fullmatch(core) and not _O_OR_I_INSIDE.fullmatch(core)):
+        return low
+    return core.translate(_LEET_TABLE) + end
+
+
+class Normalizer:
+    """Text -> text, as the model should read it; ``vocab`` picks squeezed spellings."""
+
+    def __init__(self, vocab: Container[str] = frozenset()) -> None:
+        self.vocab = vocab
+
+    def __call__(self, text: str) -> str:
+        if not text.isascii():
+            # The tokenizer does this too, but the passes below must see styled
+            # digits as digits and words unbroken by invisible characters.
+            text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+        if _SPELLED_HINT.search(text):
+            text = _SPELLED.sub(self._join_spelled, text)
+        ascii_only = text.isascii()
+        if _LEET_HINT.search(text) or (not ascii_only and _LOOKALIKE_ANY.search(text)):
+            genuine = not ascii_only and _GENUINE_SCRIPT.search(text) is not None
+            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine), text)
+        if _TRIPLE.search(text):
+            text = _STRETCHED.sub(self._squeeze_word, text)
+        return text
+
+    def _join_spelled(self, m: re.Match[str]) -> str:
+        letters = m.group(0)[::2]
+        if m.group(1) != " " or letters.lower() in self.vocab:
+            return letters
+        # Spaces are ambiguous: in "such a i d i o t" the "a" is a word of its own.
+        # Keep a single letter at either end apart when the rest is a known word.
+        for lo, hi in ((1, len(letters)), (0, len(letters) - 1), (1, len(letters) - 1)):
+            if hi - lo >= 3 and letters[lo:hi].lower() in self.vocab:
+                return " ".join(filter(None, (letters[:lo], letters[lo:hi], letters[hi:])))
+        return letters
+
+    def _squeeze_word(self, m: re.Match[str]) -> str:
+        word = m.group(0)
+        runs = list(_REPEAT.finditer(word))
+        if not runs:
+            return word
+        # Each stretched run becomes two of the letter or one (two first: people
+        # stretch doubled letters, as in "kill", "good", "too"); the first spelling
+        # the vocabulary knows wins, else all ones. At most 8 tries.
+        for choice in itertools.islice(itertools.product((2, 1), repeat=len(runs)), 8):
+            out, last = [], 0
+            for run, n in zip(runs, choice, strict=False):
+                out.append(word[last : run.start()] + run.group(1) * n)
+                last = run.end()
+            candidate = "".join(out) + word[last:]
+            if candidate in self.vocab:
+                return candidate
+        return _REPEAT.sub(r"\1", word)
+
+
+def normalizer_for_vocab(vocab: Container[str]) -> Callable[[str], str]:
+    """A normalizer whose squeezing prefers spellings in ``vocab`` (whole words)."""
+    return Normalizer(vocab)
