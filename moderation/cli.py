@@ -96,6 +96,28 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_eval(ns: argparse.Namespace) -> int:
+    """Judge the model: validation splits, behaviours, evasions, benign chat."""
+    from moderation.classifier import Classifier
+    from moderation.config import Source, classifier_settings
+    from moderation.evaluation.run import evaluate, markdown, write
+    from moderation.policy import Policy
+
+    settings = classifier_settings(Source())
+    classifier = Classifier(settings)
+    policy = Policy.for_model(
+        classifier.labels, classifier.manifest["thresholds"], settings.thresholds
+    )
+    if not ns.data.is_dir():
+        raise ModerationError(f"--data {ns.data}: no such folder (the shared data sets)")
+    report = evaluate(classifier, policy, ns.data, ns.chat_messages)
+    sys.stdout.write(markdown(report))
+    if ns.write:
+        write(report, settings.model_dir)
+        sys.stdout.write(f"wrote {settings.model_dir}/eval.json and its MODEL_CARD.md\n")
+    return EXIT_OK
+
+
 def cmd_worker(ns: argparse.Namespace) -> int:
     """Run the worker until SIGTERM."""
     import asyncio
@@ -234,6 +256,12 @@ def parser() -> argparse.ArgumentParser:
         help="reuse the checkpoint already in WORK/train/best",
     )
     b.set_defaults(func=cmd_build_model)
+
+    ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")
+    ev.add_argument("--data", type=Path, required=True, help="the shared data folder")
+    ev.add_argument("--chat-messages", type=int, default=3000, help="benign chat sample")
+    ev.add_argument("--write", action="store_true", help="store eval.json and the card section")
+    ev.set_defaults(func=cmd_eval)
 
     w = sub.add_parser("worker", help="run the moderation worker (Kafka in, verdicts out)")
     w.add_argument(

@@ -185,6 +185,36 @@ def chitchat(split: str, limit: int | None, seed: int) -> list[Example]:
     return [Example(t, _targets(toxic=0, insult=0, hate=0), "chitchat") for t in texts]
 
 
+def _first_vote(cell: str) -> int:
+    """A ConvAbuse cell: empty, '1', or repeat annotations such as '1, 1' (first counts)."""
+    first = cell.split(",")[0].strip()
+    return int(float(first)) if first else 0
+
+
+def convabuse(data_dir: Path, split: str) -> list[Example]:
+    """ConvAbuse user turns (``train`` or ``valid``): abusive by majority of annotators.
+
+    An annotator who marked -1, -2 or -3 called the turn abusive; 1 or 0, not. The
+    data supervises the umbrella label only.
+    """
+    path = data_dir / "convabuse" / f"{split}.csv"
+    out = []
+    with path.open(encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            text = (row.get("user") or "").strip()
+            abusive = calm = 0
+            for n in range(1, 9):
+                votes = {v: _first_vote(row.get(f"Annotator{n}_is_abuse.{v}", "")) for v in
+                         ("1", "0", "-1", "-2", "-3")}  # fmt: skip
+                if votes["-1"] or votes["-2"] or votes["-3"]:
+                    abusive += 1
+                elif votes["1"] or votes["0"]:
+                    calm += 1
+            if text and abusive + calm:
+                out.append(Example(text, _targets(toxic=int(abusive > calm)), "convabuse"))
+    return out
+
+
 def training_set(data_dir: Path, chitchat_limit: int, seed: int) -> list[Example]:
     """Every training example from the shared data and the packaged data sets."""
     return (

@@ -1,0 +1,1 @@
+"""Evaluation of the model as a product: validation splits, behaviours, evasions, chat."""

@@ -1,0 +1,204 @@
+"""`moderation eval`: the model judged as users meet it, on the shipped path.
+
+Validation splits (macro-F1 of each split's label at the model's thresholds, never
+test splits), the behaviour suite (pass rate per capability), evasion variants of the
+validation positives the model catches when written plainly (share still caught), and
+benign chat (nudge rate). Everything runs through the classifier as live traffic
+does: normalizer, tokenizer, int8 session, batch of one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from moderation.classifier import Classifier
+from moderation.errors import EmptyTextError
+from moderation.evaluation.behaviour import suite
+from moderation.evaluation.evasions import EVASIONS, evade
+from moderation.policy import Policy
+
+EVAL_FILE = "eval.json"
+CARD_MARKER = "eval"
+# Validation split -> the label its gold standard is about.
+SPLIT_LABEL = {
+    "tweeteval-offensive": "toxic",
+    "tweeteval-hate": "hate",
+    "davidson": "toxic",
+    "insults": "insult",
+    "convabuse": "toxic",
+}
+# Short texts, like chat (the insults comments are long, and slow to score many times).
+EVASION_SOURCES = ("tweeteval-offensive", "convabuse")
+SEED = 13
+
+
+def _decide(classifier: Classifier, policy: Policy, text: str) -> str:
+    try:
+        return policy.decide(classifier.classify(text).scores)
+    except EmptyTextError:
+        return "allow"
+
+
+def _scores(classifier: Classifier, texts: list[str]) -> np.ndarray:
+    out = np.zeros((len(texts), len(classifier.labels)), dtype=np.float32)
+    for i, text in enumerate(texts):
+        with contextlib.suppress(EmptyTextError):
+            out[i] = classifier.scores(classifier.encode(text))
+    return out
+
+
+def behaviour(classifier: Classifier, policy: Policy) -> dict[str, Any]:
+    """Pass rate per capability, with a few failures to read."""
+    out: dict[str, Any] = {}
+    for cap in suite():
+        got = [_decide(classifier, policy, t) for t in cap.examples]
+        failed = [t for t, d in zip(cap.examples, got, strict=True) if d != cap.expected]
+        out[cap.name] = {
+            "expected": cap.expected,
+            "n": len(cap.examples),
+            "passed": len(cap.examples) - len(failed),
+            "rate": 1 - len(failed) / len(cap.examples),
+            "failures": failed[:5],
+        }
+    return out
+
+
+def _split_sets(data_dir: Path) -> dict[str, list[Any]]:
+    from moderation.build import datasets
+
+    return {
+        "tweeteval-offensive": datasets.tweeteval(data_dir, "offensive", "val"),
+        "tweeteval-hate": datasets.tweeteval(data_dir, "hate", "val"),
+        "davidson": datasets.davidson(data_dir, "val"),
+        "insults": datasets.insults("val"),
+        "convabuse": datasets.convabuse(data_dir, "valid"),
+    }
+
+
+def splits(
+    classifier: Classifier, policy: Policy, data_dir: Path, names: tuple[str, ...] | None = None
+) -> dict[str, Any]:
+    """Validation splits: macro-F1 of each split's label; the positives' texts kept."""
+    from moderation.build.datasets import LABELS
+    from moderation.build.metrics import macro_f1
+
+    out: dict[str, Any] = {}
+    for name, examples in _split_sets(data_dir).items():
+        if names is not None and name not in names:
+            continue
+        label = SPLIT_LABEL[name]
+        j = LABELS.index(label)
+        known = [e for e in examples if e.targets[j] >= 0]
+        texts = [e.text for e in known]
+        y = np.array([e.targets[j] for e in known])
+        scores = _scores(classifier, texts)
+        nudged = [policy.decide(classifier.label_scores(r)) == "nudge" for r in scores]
+        pred = scores[:, classifier.labels.index(label)] >= policy.thresholds[label]
+        out[name] = {
+            "label": label,
+            "n": len(known),
+            "positives": int(y.sum()),
+            "macro_f1": macro_f1(y, pred),
+            "positive_texts_caught": [
+                t for t, yy, n in zip(texts, y, nudged, strict=True) if yy and n
+            ],
+        }
+    return out
+
+
+def splits_caught(
+    classifier: Classifier, policy: Policy, data_dir: Path, names: tuple[str, ...]
+) -> list[str]:
+    """Positives of the named validation splits that the model nudges as written."""
+    rows = splits(classifier, policy, data_dir, names)
+    return [t for name in names for t in rows[name]["positive_texts_caught"]]
+
+
+def evasion(classifier: Classifier, policy: Policy, caught: list[str]) -> dict[str, Any]:
+    """Of positives caught when written plainly, the share still nudged per evasion."""
+    out: dict[str, Any] = {}
+    for kind in EVASIONS:
+        kept = sum(_decide(classifier, policy, evade(t, kind, SEED)) == "nudge" for t in caught)
+        out[kind] = {
+            "n": len(caught),
+            "still_caught": kept,
+            "retention": kept / max(1, len(caught)),
+        }
+    return out
+
+
+def benign_chat(classifier: Classifier, policy: Policy, limit: int) -> dict[str, Any]:
+    """Nudge rate on held-out ordinary chat (chitchat validation utterances)."""
+    from moderation.build.datasets import chitchat_utterances
+
+    texts = chitchat_utterances("val")[:limit]
+    nudged = [t for t in texts if _decide(classifier, policy, t) == "nudge"]
+    return {"n": len(texts), "nudged": len(nudged), "nudge_rate": len(nudged) / len(texts)}
+
+
+def evaluate(
+    classifier: Classifier, policy: Policy, data_dir: Path, chat_limit: int = 3000
+) -> dict[str, Any]:
+    """Every part, as one JSON-ready report."""
+    from moderation.cpu import cpu_info
+
+    split_rows = splits(classifier, policy, data_dir)
+    caught = [t for name in EVASION_SOURCES for t in split_rows[name]["positive_texts_caught"]]
+    for row in split_rows.values():
+        del row["positive_texts_caught"]
+    return {
+        "model": classifier.model_id,
+        "cpu_kind": cpu_info().kind,
+        "thresholds": dict(policy.thresholds),
+        "splits": split_rows,
+        "behaviour": behaviour(classifier, policy),
+        "evasion": evasion(classifier, policy, caught),
+        "benign_chat": benign_chat(classifier, policy, chat_limit),
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as the model card's section."""
+    lines = [
+        f"Measured by `moderation eval` on {report['model']} (CPU kind {report['cpu_kind']}).",
+        "",
+        "| validation split | label | n | positives | macro-F1 |",
+        "|---|---|---|---|---|",
+    ]
+    for name, r in report["splits"].items():
+        lines.append(
+            f"| {name} | {r['label']} | {r['n']} | {r['positives']} | {r['macro_f1']:.4f} |"
+        )
+    lines += ["", "| behaviour (held-out suite) | expected | pass rate | n |", "|---|---|---|---|"]
+    for name, r in report["behaviour"].items():
+        lines.append(f"| {name} | {r['expected']} | {r['rate']:.1%} | {r['n']} |")
+    lines += [
+        "",
+        "| evasion of validation positives caught plainly | still caught |",
+        "|---|---|",
+    ]
+    for name, r in report["evasion"].items():
+        lines.append(f"| {name} | {r['retention']:.1%} ({r['still_caught']}/{r['n']}) |")
+    chat = report["benign_chat"]
+    lines += [
+        "",
+        f"Benign chat (chitchat validation): nudge rate {chat['nudge_rate']:.2%} of {chat['n']}.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write(report: dict[str, Any], model_dir: Path) -> None:
+    """Store the report beside the model and in its card."""
+    from moderation.bench.stats import replace_section
+
+    (model_dir / EVAL_FILE).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    card = model_dir / "MODEL_CARD.md"
+    text = card.read_text() if card.exists() else "# Model card\n"
+    if f"<!-- {CARD_MARKER}:start -->" not in text:
+        text = text.rstrip() + "\n\n## Evaluation (`moderation eval`)\n"
+    card.write_text(replace_section(text, CARD_MARKER, markdown(report)))

@@ -1,0 +1,68 @@
+"""The shipped model may not regress below what its card says `moderation eval` measured.
+
+Re-runs the behaviour suite, the evasion variants and benign chat on the shipped
+path and compares pass rates with ``eval.json`` beside the model (the card's table is
+rendered from it). int8 arithmetic differs a little between CPU kinds (AVX2 and
+AVX-512 VNNI kernels), so on another kind than the one that wrote the file, one
+example per row may flip; on the same kind, none.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from moderation.classifier import Classifier
+from moderation.config import default_model_dir
+from moderation.cpu import cpu_info
+from moderation.evaluation import run
+from moderation.policy import Policy
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def card() -> dict:
+    return json.loads((default_model_dir() / run.EVAL_FILE).read_text())
+
+
+@pytest.fixture(scope="module")
+def policy(classifier: Classifier) -> Policy:
+    return Policy(classifier.manifest["thresholds"])
+
+
+def _slack(card: dict, n: int) -> float:
+    return 0.0 if card["cpu_kind"] == cpu_info().kind else 1 / n
+
+
+def test_the_card_measured_this_model(classifier: Classifier, card: dict) -> None:
+    assert card["model"] == classifier.model_id, "model changed: run `moderation eval --write`"
+    text = (default_model_dir() / "MODEL_CARD.md").read_text()
+    assert run.markdown(card) in text
+
+
+def test_behaviour_pass_rates_hold(classifier: Classifier, policy: Policy, card: dict) -> None:
+    now = run.behaviour(classifier, policy)
+    assert set(now) == set(card["behaviour"]), "the suite changed: re-run `moderation eval`"
+    for name, row in now.items():
+        floor = card["behaviour"][name]["rate"] - _slack(card, row["n"])
+        assert row["rate"] >= floor - 1e-9, (name, row["rate"], floor, row["failures"])
+
+
+def test_benign_chat_nudge_rate_holds(classifier: Classifier, policy: Policy, card: dict) -> None:
+    was = card["benign_chat"]
+    now = run.benign_chat(classifier, policy, was["n"])
+    assert now["nudge_rate"] <= was["nudge_rate"] + _slack(card, was["n"]) + 1e-9
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no shared data at {DATA}")
+def test_evasions_keep_recall(classifier: Classifier, policy: Policy, card: dict) -> None:
+    split_rows = run.splits_caught(classifier, policy, DATA, run.EVASION_SOURCES)
+    now = run.evasion(classifier, policy, split_rows)
+    for kind, row in now.items():
+        floor = card["evasion"][kind]["retention"] - _slack(card, row["n"])
+        assert row["n"] == card["evasion"][kind]["n"] or card["cpu_kind"] != cpu_info().kind
+        assert row["retention"] >= floor - 1e-9, (kind, row["retention"], floor)
