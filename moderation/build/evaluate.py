@@ -20,11 +20,21 @@ log = logging.getLogger(__name__)
 SPLIT_LABEL = {
     "tweeteval-offensive": "toxic",
     "davidson": "toxic",
+    "convabuse": "toxic",
     "insults": "insult",
     "tweeteval-hate": "hate",
+    "toxigen": "hate",
+    "templates": "threat",
 }
 # Per label, the share of benign chat (validation) it may nudge on its own.
-MAX_BENIGN_RATE_PER_LABEL = {"toxic": 0.008, "insult": 0.004, "hate": 0.004}
+MAX_BENIGN_RATE_PER_LABEL = {"toxic": 0.008, "insult": 0.004, "hate": 0.004, "threat": 0.002}
+# The validation split each label's threshold is chosen on (never a test split).
+THRESHOLD_SPLIT = {
+    "toxic": "tweeteval-offensive",
+    "insult": "insults",
+    "hate": "tweeteval-hate",
+    "threat": "templates",
+}
 THRESHOLD_GRID = np.round(np.linspace(0.05, 0.95, 91), 2)
 
 
@@ -97,10 +107,9 @@ def choose_thresholds(scored: dict[str, SplitScores], labels: list[str]) -> dict
     """Thresholds on int8 validation scores: toxic for macro-F1 on TweetEval offensive,
     insult and hate for F1 on their own splits, each within its benign-chat budget."""
     benign = scored["chitchat"].int8
-    source = {"toxic": "tweeteval-offensive", "insult": "insults", "hate": "tweeteval-hate"}
     out = {}
     for j, label in enumerate(labels):
-        split = scored[source[label]]
+        split = scored[THRESHOLD_SPLIT[label]]
         y = np.array([e.targets[j] for e in split.examples])
         known = y >= 0
         out[label] = choose_threshold(

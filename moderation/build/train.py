@@ -42,6 +42,8 @@ class TrainSettings:
     chitchat_val: int = 5000
     freeze_word_embeddings: bool = True
     threads: int = 2
+    # Share of toxic examples also trained as an evasive rewrite of themselves.
+    evasion_fraction: float = 0.15
 
 
 def length_sorted_batches(
@@ -116,6 +118,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         model.distilbert.embeddings.word_embeddings.weight.requires_grad_(False)
 
     train_set = datasets.training_set(data_dir, settings.chitchat_train, settings.seed)
+    train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")
 
     def encode(texts: list[str]) -> list[list[int]]:

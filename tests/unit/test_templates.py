@@ -1,0 +1,80 @@
+"""Training templates stay apart from the evaluation suite, and the recipe's data
+gives every head negatives from text like its positives."""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from moderation.build import datasets
+from moderation.build.templates import TRAIN_GROUPS, template_examples
+from moderation.evaluation.behaviour import GROUPS, suite
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def _words(texts: list[str]) -> set[str]:
+    return {w.strip(".,!?\"'").lower() for t in texts for w in t.split()}
+
+
+def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
+    train = {t.lower() for pair in TRAIN_GROUPS for t in pair}
+    evaluation = {t.lower() for pair in GROUPS for t in pair}
+    assert not train & evaluation
+
+
+def test_no_evaluation_example_is_a_training_example() -> None:
+    train = {e.text.lower() for e in template_examples()}
+    evaluation = {t.lower() for c in suite() for t in c.examples}
+    assert not train & evaluation
+
+
+def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
+    threats = [e.text for e in template_examples() if e.targets[3] == 1]
+    held_out = {"hurt", "stab", "beat", "kill", "die", "choke", "hang", "bleach", "kys"}
+    assert not _words(threats) & held_out
+
+
+def test_every_template_head_sees_both_classes() -> None:
+    ex = template_examples()
+    for j, label in enumerate(datasets.LABELS):
+        seen = Counter(e.targets[j] for e in ex if e.targets[j] >= 0)
+        if label != "insult":
+            assert seen[0] and seen[1], (label, seen)
+
+
+def test_template_split_is_stable_and_disjoint() -> None:
+    train, val = datasets.templates("train"), datasets.templates("val")
+    assert not {e.text for e in train} & {e.text for e in val}
+    assert len(train) + len(val) == len(template_examples())
+    assert any(e.targets[3] == 1 for e in val)  # the threat threshold has positives
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no shared data at {DATA}")
+def test_hateval_negatives_supervise_the_toxic_head() -> None:
+    hate = datasets.tweeteval(DATA, "hate", "train")
+    negatives = [e for e in hate if e.targets[2] == 0]
+    assert negatives and all(e.targets[0] == 0 for e in negatives)
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no shared data at {DATA}")
+def test_toxigen_and_convabuse_read_both_classes() -> None:
+    tg = datasets.toxigen(DATA, "train") + datasets.toxigen(DATA, "val")
+    assert Counter(e.targets[2] for e in tg) == Counter({1: 425, 0: 297})
+    ca = datasets.convabuse(DATA, "train")
+    assert 0.05 < sum(e.targets[0] for e in ca) / len(ca) < 0.3
+
+
+def test_insults_validation_is_carved_from_train_not_the_test_file() -> None:
+    train, val = datasets.insults("train"), datasets.insults("val")
+    test = datasets.insults("test")
+    assert not {e.text for e in train} & {e.text for e in val}
+    assert not {e.text for e in val} & {e.text for e in test}
+    assert len(test) == 2647
+
+
+def test_evasion_copies_keep_their_targets() -> None:
+    ex = [datasets.Example("you stupid idiot", datasets._targets(toxic=1), "x")] * 50
+    extra = datasets.with_evasions(ex, 0.5, 1)
+    assert 10 < len(extra) < 40
+    assert all(e.targets == ex[0].targets and e.text != ex[0].text for e in extra)
