@@ -44,6 +44,8 @@ class TrainSettings:
     threads: int = 2
     # Share of toxic examples also trained as an evasive rewrite of themselves.
     evasion_fraction: float = 0.15
+    # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
+    max_steps: int | None = None
 
 
 def length_sorted_batches(
@@ -156,6 +158,8 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         started = time.monotonic()
         running = 0.0
         for step, batch in enumerate(length_sorted_batches(lengths, settings.batch_size, rng)):
+            if settings.max_steps is not None and step >= settings.max_steps:
+                break
             input_ids, mask = collate([train_ids[i] for i in batch], pad_id)
             logits = model(input_ids=input_ids, attention_mask=mask).logits
             m = known[batch]

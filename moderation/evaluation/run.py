@@ -1,9 +1,10 @@
 """`moderation eval`: the model judged as users meet it, on the shipped path.
 
-Validation splits (macro-F1 of each split's label at the model's thresholds, never
-test splits), the behaviour suite (pass rate per capability), evasion variants of the
-validation positives the model catches when written plainly (share still caught), and
-benign chat (nudge rate). Everything runs through the classifier as live traffic
+Validation splits (macro-F1 of each split's label at the model's thresholds; plus
+the Kaggle insults test file, which is evaluation data and never picks anything),
+the behaviour suite (pass rate per capability), evasion variants of the validation
+positives the model catches when written plainly (share still caught), and benign
+chat (nudge rate). Everything runs through the classifier as live traffic
 does: normalizer, tokenizer, int8 session, batch of one.
 """
 
@@ -29,7 +30,7 @@ SPLIT_LABEL = {
     "tweeteval-offensive": "toxic",
     "tweeteval-hate": "hate",
     "davidson": "toxic",
-    "insults": "insult",
+    "insults-test": "insult",
     "convabuse": "toxic",
 }
 # Short texts, like chat (the insults comments are long, and slow to score many times).
@@ -75,7 +76,8 @@ def _split_sets(data_dir: Path) -> dict[str, list[Any]]:
         "tweeteval-offensive": datasets.tweeteval(data_dir, "offensive", "val"),
         "tweeteval-hate": datasets.tweeteval(data_dir, "hate", "val"),
         "davidson": datasets.davidson(data_dir, "val"),
-        "insults": datasets.insults("val"),
+        # The Kaggle test file: evaluation data (this model trained on all of train.csv).
+        "insults-test": datasets.insults("test"),
         "convabuse": datasets.convabuse(data_dir, "valid"),
     }
 
