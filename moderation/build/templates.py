@@ -9,9 +9,8 @@ tests/unit/test_templates.py holds the two apart.
 
 from __future__ import annotations
 
-from itertools import product
-
 from moderation.build.datasets import Example, _targets
+from moderation.evaluation.behaviour import fill_slots
 
 # (plural, singular) -- none of these appear in the evaluation suite.
 TRAIN_GROUPS = [
@@ -91,15 +90,6 @@ HATE_FRAMES = [
 ]
 
 
-def _fill(frames: list[str], **slots: list[str]) -> list[str]:
-    out: list[str] = []
-    for frame in frames:
-        names = [n for n in slots if "{" + n + "}" in frame]
-        for values in product(*(slots[n] for n in names)):
-            out.append(frame.format(**dict(zip(names, values, strict=True))))
-    return list(dict.fromkeys(out))
-
-
 def _groups(frames: list[str]) -> list[str]:
     return [f.format(group=g, member=m) for g, m in TRAIN_GROUPS for f in frames]
 
@@ -107,9 +97,9 @@ def _groups(frames: list[str]) -> list[str]:
 def template_examples() -> list[Example]:
     """Every template example with its targets (threat implies toxic)."""
     threats = (
-        _fill(THREAT_FRAMES, verb=THREAT_VERBS, place=PLACES)
-        + _fill(WISH_FRAMES, wish=DEATH_WISHES)
-        + _fill(SELF_HARM_FRAMES, act=SELF_HARM)
+        fill_slots(THREAT_FRAMES, verb=THREAT_VERBS, place=PLACES)
+        + fill_slots(WISH_FRAMES, wish=DEATH_WISHES)
+        + fill_slots(SELF_HARM_FRAMES, act=SELF_HARM)
     )
     out = [Example(t, _targets(toxic=1, threat=1), "templates-threat") for t in threats]
     out += [

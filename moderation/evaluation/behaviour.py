@@ -41,7 +41,8 @@ class Capability:
     examples: tuple[str, ...]
 
 
-def _fill(templates: list[str], **slots: list[str]) -> tuple[str, ...]:
+def fill_slots(templates: list[str], **slots: list[str]) -> tuple[str, ...]:
+    """Every template with every combination of the slot values it names, deduplicated."""
     out: list[str] = []
     for template in templates:
         names = [n for n in slots if "{" + n + "}" in template]
@@ -65,7 +66,7 @@ def suite() -> list[Capability]:
             "nudge",
             "violence, death wishes and self-harm incitement aimed at a person",
             (
-                *_fill(
+                *fill_slots(
                     [
                         "I hope you {die}",
                         "i will {hurt} you",
@@ -166,7 +167,7 @@ def suite() -> list[Capability]:
             "insult_to_person",
             "nudge",
             "direct insults",
-            _fill(
+            fill_slots(
                 ["you are a {insult}", "shut up you {insult}", "nobody likes you, {insult}"],
                 insult=["idiot", "moron", "loser", "piece of trash", "worthless clown"],
             ),

@@ -10,7 +10,6 @@ does: normalizer, tokenizer, int8 session, batch of one.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -43,14 +42,6 @@ def _decide(classifier: Classifier, policy: Policy, text: str) -> str:
         return policy.decide(classifier.classify(text).scores)
     except EmptyTextError:
         return "allow"
-
-
-def _scores(classifier: Classifier, texts: list[str]) -> np.ndarray:
-    out = np.zeros((len(texts), len(classifier.labels)), dtype=np.float32)
-    for i, text in enumerate(texts):
-        with contextlib.suppress(EmptyTextError):
-            out[i] = classifier.scores(classifier.encode(text))
-    return out
 
 
 def behaviour(classifier: Classifier, policy: Policy) -> dict[str, Any]:
@@ -87,6 +78,7 @@ def splits(
 ) -> dict[str, Any]:
     """Validation splits: macro-F1 of each split's label; the positives' texts kept."""
     from moderation.build.datasets import LABELS
+    from moderation.build.evaluate import int8_scores
     from moderation.build.metrics import macro_f1
 
     out: dict[str, Any] = {}
@@ -98,7 +90,7 @@ def splits(
         known = [e for e in examples if e.targets[j] >= 0]
         texts = [e.text for e in known]
         y = np.array([e.targets[j] for e in known])
-        scores = _scores(classifier, texts)
+        scores = int8_scores(classifier, texts)
         nudged = [policy.decide(classifier.label_scores(r)) == "nudge" for r in scores]
         pred = scores[:, classifier.labels.index(label)] >= policy.thresholds[label]
         out[name] = {
