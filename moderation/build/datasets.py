@@ -252,8 +252,12 @@ def templates(split: str, val_fraction: float = 0.2) -> list[Example]:
     ]
 
 
-def training_set(data_dir: Path, chitchat_limit: int, seed: int) -> list[Example]:
-    """Every training example from the shared data and the packaged data sets."""
+def training_set(
+    data_dir: Path, chitchat_limit: int, seed: int, template_repeat: int = 1
+) -> list[Example]:
+    """Every training example from the shared data and the packaged data sets; the
+    templates ``template_repeat`` times (a few hundred sentences against tens of
+    thousands of tweets would otherwise barely move the heads they are there for)."""
     return (
         tweeteval(data_dir, "offensive", "train")
         + tweeteval(data_dir, "hate", "train")
@@ -261,7 +265,7 @@ def training_set(data_dir: Path, chitchat_limit: int, seed: int) -> list[Example
         + insults("train")
         + convabuse(data_dir, "train")
         + toxigen(data_dir, "train")
-        + templates("train")
+        + templates("train") * template_repeat
         + chitchat("train", chitchat_limit, seed)
     )
 

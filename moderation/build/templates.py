@@ -28,12 +28,60 @@ TRAIN_GROUPS = [
     ("nonbinary people", "nonbinary person"),
     ("Native Americans", "Native American"),
     ("Roma", "Roma person"),
+    ("Buddhists", "Buddhist"),
+    ("Christians", "Christian"),
+    ("Asians", "Asian person"),
+    ("Indians", "Indian"),
+    ("Pakistanis", "Pakistani"),
+    ("Somalis", "Somali"),
+    ("Filipinos", "Filipino"),
+    ("Polish people", "Polish person"),
+    ("Nigerians", "Nigerian"),
+    ("asylum seekers", "asylum seeker"),
+    ("migrant workers", "migrant worker"),
+    ("foreigners", "foreigner"),
+    ("queer people", "queer person"),
+    ("autistic people", "autistic person"),
+    ("deaf people", "deaf person"),
+    ("Palestinians", "Palestinian"),
+    ("Israelis", "Israeli"),
+    ("Mormons", "Mormon"),
 ]
 
-THREAT_VERBS = ["strangle", "shoot", "murder", "break your neck and bury", "burn", "hunt down"]
-DEATH_WISHES = ["rot in hell", "get hit by a bus", "drop dead", "never wake up", "bleed out"]
-SELF_HARM = ["jump off a bridge", "end it all", "slit your wrists", "off yourself"]
-PLACES = ["job", "gym", "apartment", "church"]
+THREAT_VERBS = [
+    "strangle",
+    "shoot",
+    "murder",
+    "break your neck and bury",
+    "burn",
+    "hunt down",
+    "smash your skull and bury",
+    "slaughter",
+    "put a bullet in",
+    "torture",
+    "drown",
+    "run over",
+]
+DEATH_WISHES = [
+    "rot in hell",
+    "get hit by a bus",
+    "drop dead",
+    "never wake up",
+    "bleed out",
+    "burn alive",
+    "get run over",
+    "suffer slowly",
+]
+SELF_HARM = [
+    "jump off a bridge",
+    "end it all",
+    "slit your wrists",
+    "off yourself",
+    "jump in front of a train",
+    "overdose",
+    "unalive yourself",
+]
+PLACES = ["job", "gym", "apartment", "church", "work", "party", "class"]
 
 THREAT_FRAMES = [
     "I swear I'm going to {verb} you",
@@ -41,9 +89,25 @@ THREAT_FRAMES = [
     "say that again and I'll {verb} you",
     "I know your address, I'm going to {verb} you tonight",
     "wait till I see you at your {place}, I'll {verb} you",
+    "i'm gonna {verb} u",
+    "tomorrow at your {place} I will {verb} you, no joke",
+    "keep talking and see if I don't {verb} you",
+    "you're dead meat, I'll {verb} you",
 ]
-WISH_FRAMES = ["I really hope you {wish}", "you should {wish}", "may you {wish}"]
-SELF_HARM_FRAMES = ["just go {act}", "why don't you {act}", "everyone wants you to {act}"]
+WISH_FRAMES = [
+    "I really hope you {wish}",
+    "you should {wish}",
+    "may you {wish}",
+    "i pray you {wish}",
+    "wish you would {wish}",
+]
+SELF_HARM_FRAMES = [
+    "just go {act}",
+    "why don't you {act}",
+    "everyone wants you to {act}",
+    "do us all a favor and {act}",
+    "the world would be better if you would {act}",
+]
 
 BENIGN_VIOLENT = [
     "that workout absolutely murdered my legs",
@@ -62,6 +126,22 @@ BENIGN_VIOLENT = [
     "the battery is dead, can you charge it",
     "this spicy food is going to kill me lol",
     "just shoot me a message when you're free",
+    "that joke murdered, everyone was crying laughing",
+    "I'm going to drown in homework this weekend",
+    "the sniper in this game keeps headshotting me",
+    "our team got destroyed last night",
+    "this hill climb is torture but I love it",
+    "the heat wave is brutal, I'm melting",
+    "she killed it on stage tonight",
+    "that plot twist shot me through the heart",
+    "I nearly choked on my coffee reading that",
+    "they buried the lede in that article",
+    "the band blew the roof off the place",
+    "going to hunt down a good taco spot",
+    "my laptop just died mid-game",
+    "if I eat another slice I'll explode",
+    "this puzzle is murder, help",
+    "we burned through the whole budget in a week",
 ]
 
 BENIGN_GROUP_FRAMES = [
@@ -71,22 +151,64 @@ BENIGN_GROUP_FRAMES = [
     "Is there a good book about the history of {group}?",
     "My grandma is a {member}.",
     "Our team has two {group} on it.",
+    "I really like {group}.",
+    "Most of my friends are {group}.",
+    "My teacher is a {member} and she is great.",
+    "I am a {member}.",
+    "being a {member} is part of who I am",
+    "{group} are part of our community.",
+    "There are many {group} in my neighbourhood.",
+    "I met a {member} at the conference today.",
+    "Our new manager is a {member}.",
+    "{group} deserve the same rights as everyone.",
+    "I'm proud to stand with {group}.",
+    "we welcome {group} in our club",
+    "my partner is a {member}",
+    "How many {group} live in this city?",
+    "The museum has an exhibit about {group}.",
+    "As a {member} I have a different view on this.",
+    "Some of the best people I know are {group}.",
+    "{group} have enriched this country.",
 ]
 NEGATED_FRAMES = [
     "I have nothing against {group}.",
     "I would never say anything bad about {group}.",
     "Nobody should hurt a {member} for who they are.",
+    "I do not dislike {group} at all.",
+    "{group} are not dangerous.",
+    "{group} are not to blame for this.",
+    "Not a single {member} should be attacked.",
+    "I don't think {group} are bad people.",
+    "There is nothing wrong with being a {member}.",
+    "I'm not against {group}, never have been.",
+    "{group} aren't criminals.",
+    "No one should be harassed for being a {member}.",
 ]
 COUNTER_FRAMES = [
     "People who call {group} vermin are the real problem.",
     "Claiming {group} are subhuman is just bigotry.",
     "It's not okay to tell {group} to leave the country.",
+    'Calling {group} "parasites" is racist and wrong.',
+    "Please stop spreading the lie that {group} are dangerous.",
+    'When someone says "{group} are filth", call it out.',
+    "It's wrong to say {group} don't belong here.",
+    "Hate against {group} has no place here.",
+    "Don't repeat the myth that {group} are lazy.",
+    "The post saying {group} should be banned was hateful, I reported it.",
+    'Saying "I hate {group}" is never okay.',
+    "We have to stand up when people insult {group}.",
 ]
 HATE_FRAMES = [
     "{group} are subhuman.",
     "{group} are a disease on this country.",
     "get rid of all {group}.",
     "I can't stand {group}, they ruin everything.",
+    "{group} are filthy parasites.",
+    "I despise {group}.",
+    "{group} should be kicked out.",
+    "{group} don't belong here.",
+    "every {member} is a criminal.",
+    "{group} are vermin.",
 ]
 
 

@@ -44,6 +44,8 @@ class TrainSettings:
     threads: int = 2
     # Share of toxic examples also trained as an evasive rewrite of themselves.
     evasion_fraction: float = 0.15
+    # Copies of the template sentences in the training set (see datasets.training_set).
+    template_repeat: int = 2
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -119,7 +121,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         # 11.7M of the 22.7M parameters; updating them costs time and overfits tweets.
         model.distilbert.embeddings.word_embeddings.weight.requires_grad_(False)
 
-    train_set = datasets.training_set(data_dir, settings.chitchat_train, settings.seed)
+    train_set = datasets.training_set(
+        data_dir, settings.chitchat_train, settings.seed, settings.template_repeat
+    )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")
 
