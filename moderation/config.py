@@ -283,6 +283,9 @@ class WorkerSettings:
     # Off by default: dynamic int8 shares one activation scale across a batch, so a
     # message's scores would depend on its neighbours (docs/benchmarks.md).
     same_length_batching: bool = False
+    # When a message's whole length cannot make its budget, score the longest prefix
+    # that can (by the measured time per token) instead of answering with the fallback.
+    cut_to_fit: bool = True
     embedded_partitions: int = 4
     # /metrics, /healthz, /readyz; 0 turns the endpoint off.
     metrics_port: int = 9108
@@ -446,6 +449,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         ),
         session_timeout_ms=src.integer("SESSION_TIMEOUT_MS", 10_000, 1_000, 300_000),
         same_length_batching=src.boolean("SAME_LENGTH_BATCHING", d.same_length_batching),
+        cut_to_fit=src.boolean("CUT_TO_FIT", d.cut_to_fit),
         embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
         metrics_port=src.integer("METRICS_PORT", d.metrics_port, 0, 65535),
         log_text=src.boolean("LOG_TEXT", d.log_text),

@@ -4,9 +4,11 @@ Consumers hand in tokenized messages with a deadline and await the scores; the
 model runs on its own thread so consuming, heartbeats and producing never wait
 on it. Under a backlog the engine spends the model only on messages that can
 still make their deadline: a message that cannot finish in time behind the queued
-messages due before it (by the model's measured time per length) is answered at
-once as over budget, and among the rest the earliest deadline runs first. Queued
-messages of equal token length may run together as one batch (no padding needed).
+messages due before it (by the model's measured time per length) is scored on the
+longest prefix that does fit, and answered at once as over budget only when even
+that prefix would be too short to judge. Among queued messages the earliest
+deadline runs first. Queued messages of equal token length may run together as one
+batch (no padding needed).
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ MAX_BATCH = 8
 # Smoothing of the per-length service-time estimate.
 _EWMA = 0.2
 _BUCKET_TOKENS = 8
+# A message cut to fit its budget keeps at least this many tokens ([CLS], [SEP] and
+# six of its own); a shorter prefix says too little, and the fallback answers.
+MIN_FIT_TOKENS = 8
 
 
 class OverBudget:
@@ -41,6 +46,16 @@ class OverBudget:
 
 
 OVER_BUDGET = OverBudget()
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """The engine's answer for a message it scored: one score row, and how many tokens
+    the model saw (fewer than the message's when it was cut to fit its deadline)."""
+
+    row: np.ndarray
+    tokens: int
+    cut_to_fit: bool
 
 
 @dataclass(slots=True)
@@ -64,13 +79,25 @@ class ServiceTimes:
         self._lock = threading.Lock()
 
     def estimate(self, tokens: int) -> float:
-        """Seconds a message of this length is expected to take; 0 before any sample."""
+        """Seconds a message of this length is expected to take; 0 before any sample.
+
+        A length with no sample of its own is interpolated linearly between the nearest
+        measured lengths around it, or scaled in proportion to tokens from the longest
+        measured one below it (the model's time grows about linearly with length).
+        """
         bucket = tokens // _BUCKET_TOKENS
         with self._lock:
             if bucket in self._est:
                 return self._est[bucket]
-            known = [v for b, v in self._est.items() if b <= bucket]
-        return max(known) if known else 0.0
+            below = max((b for b in self._est if b < bucket), default=None)
+            above = min((b for b in self._est if b > bucket), default=None)
+            lo = None if below is None else self._est[below]
+            hi = None if above is None else self._est[above]
+        if lo is None:
+            return hi if hi is not None else 0.0
+        if hi is None or below is None or above is None:
+            return lo * (bucket + 0.5) / (below + 0.5)
+        return lo + (hi - lo) * (bucket - below) / (above - below)
 
     def observe(self, tokens: int, seconds: float) -> None:
         """Fold one measurement in."""
@@ -80,27 +107,67 @@ class ServiceTimes:
             self._est[bucket] = seconds if old is None else old + _EWMA * (seconds - old)
 
 
-def admit(jobs: list[_Job], tokens: int, deadline: float, now: float, times: ServiceTimes) -> bool:
-    """Can a new message still make ``deadline`` behind the queued ones that run before it?
+def longest_fitting(tokens: int, seconds: float, times: ServiceTimes) -> int:
+    """The longest length, at most ``tokens``, expected to run within ``seconds``;
+    0 when not even MIN_FIT_TOKENS fit."""
+    n = tokens
+    while n >= MIN_FIT_TOKENS:
+        if times.estimate(n) <= seconds:
+            return n
+        n = (n // _BUCKET_TOKENS) * _BUCKET_TOKENS - 1  # the top of the bucket below
+    return 0
+
+
+def cut(encoded: Encoded, tokens: int) -> Encoded:
+    """The message's first ``tokens - 1`` ids and its closing [SEP]: a shorter
+    message the model reads exactly as it would read that prefix typed alone."""
+    if tokens >= encoded.tokens:
+        return encoded
+    ids = np.concatenate([encoded.ids[: tokens - 1], encoded.ids[-1:]])
+    return Encoded(ids, True)
+
+
+def admit(
+    jobs: list[_Job],
+    tokens: int,
+    deadline: float,
+    now: float,
+    times: ServiceTimes,
+    cut_to_fit: bool = True,
+) -> int:
+    """How many of the message's tokens can still make ``deadline`` behind the queued
+    ones that run before it: ``tokens`` when all of it fits, fewer when only a prefix
+    does, 0 when not even MIN_FIT_TOKENS do.
 
     Earliest deadline first: every queued job with an earlier (or equal) deadline runs
-    first. When their expected time plus the message's own exceeds what is left, the
-    message is answered at once rather than queued: under overload the queue stays
-    short, answers stay prompt, and in-flight slots free up for the next fetch.
+    first. A message that cannot fit at all is answered at once rather than queued:
+    under overload the queue stays short, answers stay prompt, and in-flight slots
+    free up for the next fetch.
     """
     ahead = sum(times.estimate(j.encoded.tokens) for j in jobs if j.deadline <= deadline)
-    return deadline - now >= ahead + times.estimate(tokens)
+    left = deadline - now - ahead
+    if left >= times.estimate(tokens):
+        return tokens
+    return longest_fitting(tokens, left, times) if cut_to_fit else 0
 
 
 def pick(
-    jobs: list[_Job], now: float, times: ServiceTimes, batching: bool
+    jobs: list[_Job], now: float, times: ServiceTimes, batching: bool, cut_to_fit: bool = True
 ) -> tuple[list[_Job], list[_Job]]:
     """Split the queue into (hopeless, to_run); remove both from ``jobs``.
 
-    Hopeless: cannot finish before its deadline even if started now. To run: the
-    earliest deadline, plus queued messages of the same token length if batching.
+    A job that can no longer finish at its length is cut to the longest prefix that
+    still can; hopeless: not even MIN_FIT_TOKENS can. To run: the earliest deadline,
+    plus queued messages of the same token length if batching.
     """
-    hopeless = [j for j in jobs if j.deadline - now < times.estimate(j.encoded.tokens)]
+    hopeless = []
+    for j in jobs:
+        if j.deadline - now < times.estimate(j.encoded.tokens):
+            fits = longest_fitting(j.encoded.tokens, j.deadline - now, times) if cut_to_fit else 0
+            if fits:
+                j.encoded = cut(j.encoded, fits)
+            else:
+                hopeless.append(j)
     if hopeless:
         dead = {id(j) for j in hopeless}
         jobs[:] = [j for j in jobs if id(j) not in dead]
@@ -119,9 +186,16 @@ def pick(
 class InferenceEngine:
     """Runs the classifier on one dedicated thread; ``await score(...)`` from asyncio."""
 
-    def __init__(self, classifier: Classifier, *, same_length_batching: bool = False) -> None:
+    def __init__(
+        self,
+        classifier: Classifier,
+        *,
+        same_length_batching: bool = False,
+        cut_to_fit: bool = True,
+    ) -> None:
         self.classifier = classifier
         self.batching = same_length_batching
+        self.cut_to_fit = cut_to_fit
         self.times = ServiceTimes()
         self._jobs: list[_Job] = []
         self._cond = threading.Condition()
@@ -152,18 +226,27 @@ class InferenceEngine:
         if self._thread.is_alive():
             self._thread.join(timeout)
 
-    async def score(self, encoded: Encoded, deadline: float) -> np.ndarray | OverBudget:
-        """Scores for one message, or OVER_BUDGET if it cannot make ``deadline``."""
+    async def score(self, encoded: Encoded, deadline: float) -> Scored | OverBudget:
+        """Scores for one message (or for the longest prefix of it that can make
+        ``deadline``), or OVER_BUDGET if not even a short prefix can."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         with self._cond:
             if self._stopping:
                 raise RuntimeError("inference engine is stopped")
-            if not admit(self._jobs, encoded.tokens, deadline, time.monotonic(), self.times):
+            fits = admit(
+                self._jobs, encoded.tokens, deadline, time.monotonic(), self.times, self.cut_to_fit
+            )
+            if not fits:
                 return OVER_BUDGET
-            self._jobs.append(_Job(encoded, deadline, fut, loop))
+            job = _Job(cut(encoded, fits), deadline, fut, loop)
+            self._jobs.append(job)
             self._cond.notify()
-        return await fut
+        row = await fut
+        if row is OVER_BUDGET:
+            return OVER_BUDGET
+        tokens = job.encoded.tokens  # pick() may have cut it further while it waited
+        return Scored(row, tokens, tokens < encoded.tokens)
 
     @staticmethod
     def _resolve(job: _Job, value: Any, exc: BaseException | None = None) -> None:
@@ -185,7 +268,9 @@ class InferenceEngine:
                     self._cond.wait()
                 if not self._jobs and self._stopping:
                     return
-                hopeless, run = pick(self._jobs, time.monotonic(), self.times, self.batching)
+                hopeless, run = pick(
+                    self._jobs, time.monotonic(), self.times, self.batching, self.cut_to_fit
+                )
             for job in hopeless:
                 self._resolve(job, OVER_BUDGET)
             if not run:

@@ -194,6 +194,20 @@ BUDGET_EXCEEDED = _worker(
         registry=None,
     )
 )
+CUT_TO_FIT = _worker(
+    Counter(
+        "moderation_cut_to_fit_total",
+        "Messages scored on a prefix because the whole would not fit the budget.",
+        registry=None,
+    )
+)
+CUT_TO_FIT_TOKENS = _worker(
+    Counter(
+        "moderation_cut_to_fit_tokens_dropped_total",
+        "Tokens left unread by messages cut to fit the budget.",
+        registry=None,
+    )
+)
 IN_FLIGHT = _worker(
     Gauge("moderation_in_flight", "Messages taken in and not yet answered.", registry=None)
 )

@@ -15,6 +15,7 @@ import orjson
 
 from moderation.policy import Decision
 
+Truncation = Literal["max_tokens", "budget"]
 Reason = Literal["model", "cache", "budget_exceeded", "invalid_input", "error", "timeout"]
 REASONS: tuple[Reason, ...] = (
     "model",
@@ -152,6 +153,9 @@ class Verdict:
     conversation_id: str | None = None
     error: str | None = None
     cache: str | None = None  # "local" or "redis" when reason is "cache"
+    tokens: int | None = None  # tokens the model read, when it read the message
+    # "max_tokens": cut at the model's length limit; "budget": cut to fit the budget.
+    truncated: Truncation | None = None
 
     def to_json(self) -> bytes:
         """orjson bytes; optional fields left out when unset."""
@@ -169,6 +173,10 @@ class Verdict:
             body["error"] = self.error
         if self.cache is not None:
             body["cache"] = self.cache
+        if self.tokens is not None:
+            body["tokens"] = self.tokens
+        if self.truncated is not None:
+            body["truncated"] = self.truncated
         return orjson.dumps(body)
 
     @classmethod
@@ -185,4 +193,6 @@ class Verdict:
             conversation_id=obj.get("conversation_id"),
             error=obj.get("error"),
             cache=obj.get("cache"),
+            tokens=obj.get("tokens"),
+            truncated=obj.get("truncated"),
         )

@@ -25,7 +25,7 @@ from moderation.backoff import Backoff
 from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import WorkerSettings, is_topic_name
-from moderation.engine import OVER_BUDGET, InferenceEngine
+from moderation.engine import InferenceEngine, Scored
 from moderation.errors import InvalidTextError
 from moderation.kafka_clients import consumer_kwargs, producer
 from moderation.offsets import OffsetTracker
@@ -35,6 +35,7 @@ from moderation.schema import (
     REPLY_TO_HEADER,
     InvalidRecord,
     Reason,
+    Truncation,
     Verdict,
     decode_message,
 )
@@ -99,7 +100,9 @@ class Worker:
         self.policy = policy
         self.fallback: Decision = "nudge" if settings.fallback_decision == "nudge" else "allow"
         self.engine = InferenceEngine(
-            classifier, same_length_batching=settings.same_length_batching
+            classifier,
+            same_length_batching=settings.same_length_batching,
+            cut_to_fit=settings.cut_to_fit,
         )
         self.tracker: OffsetTracker[TopicPartition] = OffsetTracker()
         self._stopping = asyncio.Event()
@@ -357,6 +360,8 @@ class Worker:
         conversation_id: str | None = None,
         error: str | None = None,
         cache: str | None = None,
+        tokens: int | None = None,
+        truncated: Truncation | None = None,
     ) -> Verdict:
         return Verdict(
             message_id=mid,
@@ -368,6 +373,8 @@ class Worker:
             conversation_id=conversation_id,
             error=error,
             cache=cache,
+            tokens=tokens,
+            truncated=truncated,
         )
 
     def _failed(self, record: Any, exc: Exception) -> Outcome:
@@ -438,6 +445,8 @@ class Worker:
                         scores,
                         conversation_id=conv,
                         cache=hit[1],
+                        tokens=encoded.tokens,
+                        truncated="max_tokens" if encoded.truncated else None,
                     ),
                     text=msg.text if self.settings.log_text else None,
                 )
@@ -457,16 +466,32 @@ class Worker:
                 ),
                 bad,
             )
-        if out is OVER_BUDGET:
+        if not isinstance(out, Scored):  # over budget: not even a short prefix fits
             return Outcome(
                 self._verdict(msg.id, t0_ms, "budget_exceeded", self.fallback, conversation_id=conv)
             )
-        if key is not None:
-            self.cache.put(key, out)  # type: ignore[union-attr]
-        scores = self.classifier.label_scores(out)
+        truncated: Truncation | None = None
+        if out.cut_to_fit:
+            # The scores are the prefix's: never cached under the whole message's key.
+            truncated = "budget"
+            metrics.CUT_TO_FIT.inc()
+            metrics.CUT_TO_FIT_TOKENS.inc(encoded.tokens - out.tokens)
+        else:
+            if encoded.truncated:
+                truncated = "max_tokens"
+            if key is not None:
+                self.cache.put(key, out.row)  # type: ignore[union-attr]
+        scores = self.classifier.label_scores(out.row)
         return Outcome(
             self._verdict(
-                msg.id, t0_ms, "model", self.policy.decide(scores), scores, conversation_id=conv
+                msg.id,
+                t0_ms,
+                "model",
+                self.policy.decide(scores),
+                scores,
+                conversation_id=conv,
+                tokens=out.tokens,
+                truncated=truncated,
             ),
             text=msg.text if self.settings.log_text else None,
         )

@@ -12,9 +12,10 @@ from typing import Any
 import orjson
 import pytest
 
-from moderation.app import load_classifier
+from moderation import metrics
+from moderation.app import build_cache, load_classifier
 from moderation.classifier import Classifier
-from moderation.config import ClassifierSettings, WorkerSettings
+from moderation.config import CacheSettings, ClassifierSettings, WorkerSettings
 from moderation.policy import Policy
 from moderation.worker import Worker
 from tests.integration.conftest import wait_for
@@ -165,6 +166,45 @@ def test_spent_budget_gets_the_fallback_without_the_model(topics: Topics, model:
     assert v["late"]["latency_ms"] >= 60_000
     assert v["fresh"]["reason"] == "model"
     assert model_runs == 1
+
+
+def test_a_long_message_the_budget_cannot_fit_is_scored_on_a_prefix(
+    topics: Topics, model: Any
+) -> None:
+    long_text = "we walked along the river and talked about our plans for a while " * 12
+    clf = model[0]
+    full = clf.encode(long_text).tokens
+    # sent_at ahead of the clock, so the remaining budget is budget_ms itself, whatever
+    # the broker's delivery took: the worker never grants more than budget_ms.
+    ahead = int(time.time() * 1000) + 60_000
+
+    async def scenario() -> dict[str, Any]:
+        cache = build_cache(CacheSettings(redis_url=None, local_entries=100), clf)
+        async with running(topics.settings(), model, cache=cache) as w:
+            half_ms = max(1, int(500 * w.engine.times.estimate(full)))  # half its time
+            records = [
+                (message("tight", long_text, budget_ms=half_ms, sent_at=ahead), None, []),
+                (message("roomy", long_text, budget_ms=10_000), None, []),
+                (message("short", "see you at the river", budget_ms=10_000), None, []),
+            ]
+            before = metrics.CUT_TO_FIT._value.get()
+            out: list[Any] = []
+            for i, r in enumerate(records):  # in turn: "roomy" must find "tight" answered
+                await produce(topics.bootstrap, topics.input, [r])
+                out = await read(topics.bootstrap, topics.verdicts, i + 1, 30)
+            v = {o.json()["message_id"]: o.json() for o in out}
+            v["cut_counted"] = metrics.CUT_TO_FIT._value.get() - before
+            return v
+
+    v = asyncio.run(scenario())
+    tight, roomy, short = v["tight"], v["roomy"], v["short"]
+    assert tight["reason"] == "model" and tight["truncated"] == "budget"
+    assert 8 <= tight["tokens"] < full and tight["scores"]
+    # The prefix's scores were not cached as the whole message's.
+    assert roomy["reason"] == "model" and roomy["tokens"] == full
+    assert roomy["truncated"] == "max_tokens"  # this text is longer than the model reads
+    assert "truncated" not in short and short["tokens"] < 20
+    assert v["cut_counted"] == 1
 
 
 def _ids(out: list[Any]) -> Counter[str]:

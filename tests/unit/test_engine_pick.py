@@ -3,7 +3,16 @@ import asyncio
 import numpy as np
 
 from moderation.classifier import Encoded
-from moderation.engine import MAX_BATCH, ServiceTimes, _Job, admit, pick
+from moderation.engine import (
+    MAX_BATCH,
+    MIN_FIT_TOKENS,
+    ServiceTimes,
+    _Job,
+    admit,
+    cut,
+    longest_fitting,
+    pick,
+)
 
 
 def job(tokens: int, deadline: float) -> _Job:
@@ -45,13 +54,63 @@ def test_equal_lengths_batch_together_up_to_the_cap() -> None:
     assert len(jobs) == 3
 
 
-def test_service_time_estimate_uses_the_nearest_shorter_bucket() -> None:
+def test_service_time_estimate_interpolates_between_measured_lengths() -> None:
     t = ServiceTimes()
     assert t.estimate(50) == 0.0
-    t.observe(10, 0.002)
-    assert t.estimate(50) == 0.002
-    t.observe(10, 0.004)
-    assert 0.002 < t.estimate(10) < 0.004
+    t.observe(8, 0.002)
+    assert t.estimate(3) == 0.002  # below the shortest measured: that one
+    # Above the longest measured: in proportion to length (bucket 5 of 8 tokens vs 1).
+    assert abs(t.estimate(40) - 0.002 * 5.5 / 1.5) < 1e-12
+    t.observe(64, 0.016)
+    # Between 8 (bucket 1) and 64 (bucket 8): bucket 4 is 3/7 of the way.
+    assert abs(t.estimate(32) - (0.002 + 0.014 * 3 / 7)) < 1e-12
+    t.observe(8, 0.004)
+    assert 0.002 < t.estimate(8) < 0.004
+
+
+def per_token(seconds: float) -> ServiceTimes:
+    """A model whose time is ``seconds`` per token, measured at the calibration lengths."""
+    t = ServiceTimes()
+    for n in (8, 16, 32, 64, 128):
+        t.observe(n, n * seconds)
+    return t
+
+
+def test_longest_fitting_prefix_is_the_longest_whose_estimate_fits() -> None:
+    t = per_token(0.0003)  # 128 tokens: 38.4 ms
+    n = longest_fitting(128, 0.020, t)
+    assert MIN_FIT_TOKENS <= n < 128
+    assert t.estimate(n) <= 0.020 < t.estimate(n + 8)
+    assert longest_fitting(128, 1.0, t) == 128
+    assert longest_fitting(128, 0.0003 * 4, t) == 0  # not even the minimum fits
+    assert longest_fitting(5, 1.0, t) == 0  # shorter than the minimum: never "cut"
+
+
+def test_cut_keeps_the_start_and_the_closing_separator() -> None:
+    e = Encoded(np.array([101, 1, 2, 3, 4, 5, 102], dtype=np.int64), False)
+    c = cut(e, 4)
+    assert c.ids.tolist() == [101, 1, 2, 102] and c.truncated
+    assert cut(e, 7) is e and cut(e, 50) is e
+
+
+def test_admission_offers_a_prefix_when_the_whole_does_not_fit() -> None:
+    t = per_token(0.0003)
+    assert admit([], 128, 0.100, 0.0, t) == 128
+    prefix = admit([], 128, 0.020, 0.0, t)
+    assert MIN_FIT_TOKENS <= prefix < 128
+    # The queue due first takes its share: less is left for the prefix.
+    queued = [job(32, 0.010)]
+    assert admit(queued, 128, 0.020, 0.0, t) < prefix
+    assert admit([job(64, 0.010)] * 2, 128, 0.020, 0.0, t) == 0
+
+
+def test_pick_cuts_a_waiting_message_its_deadline_no_longer_fits() -> None:
+    t = per_token(0.0003)
+    long_one = job(128, 0.020)
+    hopeless, run = pick([long_one], 0.0, t, batching=False)
+    assert hopeless == [] and run == [long_one]
+    assert MIN_FIT_TOKENS <= long_one.encoded.tokens < 128 and long_one.encoded.truncated
+    assert t.estimate(long_one.encoded.tokens) <= 0.020
 
 
 def test_admission_counts_the_queue_due_first() -> None:
