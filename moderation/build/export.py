@@ -116,6 +116,49 @@ def optimize(
     return counts
 
 
+def classifier_row_only(src: Path, dst: Path) -> None:
+    """Run the last block after its attention on the [CLS] row alone.
+
+    The classifier head reads only the first position of the last block's output, and
+    everything after that block's attention (output projection, residual, LayerNorm,
+    feed-forward) works row by row: the other rows are computed and thrown away. Two
+    Slices ([:, 0:1, :]) on the attention's output and on the residual it is added to
+    leave that work to one row; the attention itself still reads every token. fp32
+    outputs are unchanged; after dynamic int8 the activation scales of those layers come
+    from the [CLS] row alone, so int8 scores move slightly (docs/benchmarks.md).
+    """
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(src))
+    graph = model.graph
+    nodes = list(graph.node)
+    attn = [i for i, n in enumerate(nodes) if n.op_type == "Attention"]
+    if not attn:
+        raise ExportError(f"{src}: no fused Attention node to cut after")
+    at = attn[-1]
+    out, residual = nodes[at].output[0], nodes[at].input[0]
+    consts = {"cls_row_starts": 0, "cls_row_ends": 1, "cls_row_axes": 1}
+    for name, value in consts.items():
+        graph.initializer.append(numpy_helper.from_array(np.array([value], np.int64), name))
+    cut = {out: f"{out}_cls_row", residual: f"{residual}_cls_row"}
+    slices = [
+        helper.make_node("Slice", [name, *consts], [row], name=f"ClassifierRowOnly_{k}")
+        for k, (name, row) in enumerate(cut.items())
+    ]
+    for node in nodes[at + 1 :]:
+        for k, name in enumerate(node.input):
+            if name in cut:
+                node.input[k] = cut[name]
+    if any(o.name in cut for o in graph.output):
+        raise ExportError(f"{src}: the last attention feeds a graph output directly")
+    del graph.node[:]
+    graph.node.extend([*nodes[: at + 1], *slices, *nodes[at + 1 :]])
+    onnx.checker.check_model(model)
+    onnx.save(model, str(dst))
+
+
 def quantize(src: Path, dst: Path) -> None:
     """Dynamic int8: signed int8 weights, uint8 activations, which AVX-512 VNNI runs natively."""
     import onnx
@@ -165,11 +208,14 @@ def build(
     work = work_dir or out_dir.parent / f"{name}-work"
     work.mkdir(parents=True, exist_ok=True)
     plain, fused = work / "fp32.onnx", work / "fp32-fused.onnx"
+    row_only = work / "fp32-fused-cls-row.onnx"
     export_onnx(model, plain)
     counts = optimize(plain, fused, cfg.n_heads, cfg.dim)
+    classifier_row_only(fused, row_only)
+    counts["Slice"] = counts.get("Slice", 0) + 2
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / MODEL_FILE
-    quantize(fused, final)
+    quantize(row_only, final)
     tokenizer = AutoTokenizer.from_pretrained(str(checkpoint), local_files_only=True)
     if not getattr(tokenizer, "is_fast", False):
         raise ExportError(f"{checkpoint}: tokenizer has no fast (tokenizer.json) version")
@@ -191,6 +237,7 @@ def build(
         "layers": cfg.n_layers,
         "heads": cfg.n_heads,
         "quantization": "dynamic-int8 (weights s8, activations u8)",
+        "last_block": "classifier row only after attention",
         "fused_ops": {k: v for k, v in sorted(counts.items()) if v},
         "max_tokens": max_tokens,
         "tokenizer_nfkc": nfkc,

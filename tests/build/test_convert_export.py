@@ -84,6 +84,18 @@ def test_export_command_builds_a_fused_int8_model(user_checkpoint: Path, tmp_pat
     ops = {n.op_type for n in onnx.load(str(out / "model.onnx")).graph.node}
     assert {"QAttention", "LayerNormalization", "BiasGelu", "MatMulInteger"} <= ops
     assert "SkipLayerNormalization" not in ops  # measured slower on CPU; kept apart
+    names = [n.name for n in onnx.load(str(out / "model.onnx")).graph.node]
+    assert sum(n.startswith("ClassifierRowOnly") for n in names) == 2
+
+    # In fp32 the classifier-row cut changes nothing: same logits with and without it.
+    import onnxruntime as ort
+
+    work = tmp_path / "user-work"
+    every_row = ort.InferenceSession(str(work / "fp32-fused.onnx"))
+    row_only = ort.InferenceSession(str(work / "fp32-fused-cls-row.onnx"))
+    ids = np.array([[101, 7592, 2045, 2003, 1037, 2936, 4471, 102]], dtype=np.int64)
+    feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+    np.testing.assert_allclose(row_only.run(None, feed)[0], every_row.run(None, feed)[0], atol=1e-5)
 
     clf = Classifier(ClassifierSettings(model_dir=out, threads=1))
     assert clf.labels == ("ok", "toxic")
