@@ -193,6 +193,17 @@ def measure_family(
                 ort_fn(unfused, tok, base_threads, True, ours=False),
                 len(texts),
             )
+            every_row_fp32 = Path(tmp) / "every-row-fp32.onnx"
+            every_row = Path(tmp) / "every-row.onnx"
+            optimize(fp32_plain, every_row_fp32, 12, model_width(fp32_plain))
+            quantize(every_row_fp32, every_row)
+            add(
+                "e2-rows",
+                "ours, but the last block on every row (before the classifier-row cut)",
+                2,
+                ort_fn(every_row, tok, 2, True),
+                len(texts),
+            )
             recipe_fp32, recipe = Path(tmp) / "recipe-fp32.onnx", Path(tmp) / "recipe.onnx"
             optimize(fp32_plain, recipe_fp32, 12, model_width(fp32_plain), skip_layer_norm=True)
             quantize(recipe_fp32, recipe)
@@ -220,6 +231,38 @@ def measure_family(
         len(texts),
     )
     return rows
+
+
+BY_LENGTH = (8, 16, 32, 64, 128)
+
+
+def by_length(model_dir: Path, fp32_plain: Path, threads: int) -> tuple[str, dict[str, Any]]:
+    """Model time (no tokenizing) at fixed lengths: ours as shipped against the plain
+    fp32 export, both at ``threads`` threads with spinning off, alternating blocks."""
+    from moderation.classifier import DISABLED_OPTIMIZERS, make_session
+
+    sessions = {
+        "ours": make_session(model_dir / "model.onnx", threads, False, DISABLED_OPTIMIZERS),
+        "fp32": make_session(fp32_plain, threads, False, ()),
+    }
+    rng = np.random.default_rng(3)
+    rows, data = [], {}
+    for n in BY_LENGTH:
+        ids = rng.integers(1000, 20000, (1, n)).astype(np.int64)
+        ids[0, 0], ids[0, -1] = 101, 102
+        feed = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+        reps = 60 if n <= 32 else 25
+        times: dict[str, list[float]] = {k: [] for k in sessions}
+        for _ in range(3):  # alternate blocks, so drift on a shared machine hits both
+            for key, sess in sessions.items():
+                run = lambda _t, s=sess, f=feed: s.run(None, f)  # noqa: E731
+                times[key] += time_block(run, ["x"] * reps, 5)
+        p50 = {k: float(np.percentile(v, 50) * 1e3) for k, v in times.items()}
+        data[str(n)] = p50
+        ratio = p50["fp32"] / p50["ours"]
+        rows.append([n, f"{p50['ours']:.2f}", f"{p50['fp32']:.2f}", f"{ratio:.2f}x"])
+    headers = ["tokens", "ours (int8) p50 ms", "ORT fp32 plain p50 ms", "ours faster by"]
+    return markdown_table(headers, rows), data
 
 
 def model_width(onnx_path: Path) -> int:
@@ -433,6 +476,13 @@ def main(argv: list[str] | None = None) -> int:
         table = markdown_table(HEADERS, ratio_rows(rows))
         print(f"\n## {name}\n\n{table}\n")
         sections.append(f"### {name}\n\n{table}")
+    length_table, length_data = by_length(model_dir, fp32_onnx, 2)
+    print(f"\n## by length (model only, 2 threads, spinning off)\n\n{length_table}\n")
+    sections.append(
+        "### By length (model only, no tokenizing; 2 threads, spinning off; "
+        f"alternating blocks)\n\n{length_table}"
+    )
+    env["by_length_p50_ms"] = length_data
     result = {
         "env": env,
         "families": {
