@@ -32,6 +32,7 @@ from aiokafka.structs import TopicPartition
 from moderation import metrics
 from moderation.backoff import Backoff
 from moderation.config import ClientSettings, is_topic_name
+from moderation.delivery import deliver
 from moderation.kafka_clients import consumer_kwargs, ensure_topics, producer
 from moderation.schema import (
     CORRELATION_HEADER,
@@ -65,6 +66,7 @@ class ClientStats:
     late: int = 0
     unknown: int = 0
     malformed: int = 0
+    undeliverable: int = 0
 
 
 class ModerationClient:
@@ -144,13 +146,16 @@ class ModerationClient:
         """Calls waiting for a verdict."""
         return len(self._waiting)
 
-    def _fallback(self, message_id: str, waited_ms: float) -> Verdict:
+    def _fallback(self, message_id: str, waited_ms: float, error: str | None = None) -> Verdict:
+        """The operator's fallback: after the timeout, or (``error`` named) at once when
+        the message could not be sent at all."""
         return Verdict(
             message_id=message_id,
             decision="nudge" if self.settings.fallback_decision == "nudge" else "allow",
-            reason="timeout",
+            reason="timeout" if error is None else "error",
             model="none",
             latency_ms=waited_ms,
+            error=error,
         )
 
     async def check(
@@ -191,7 +196,7 @@ class ModerationClient:
         ]
         # The reply, not the produce acknowledgement, ends the call: a verdict proves
         # delivery, and the ack can come later than the verdict.
-        sending = asyncio.create_task(self._send(orjson.dumps(body), key, headers))
+        sending = asyncio.create_task(self._send(orjson.dumps(body), key, headers, mid, fut, start))
         try:
             async with asyncio.timeout(timeout / 1000):
                 return await fut
@@ -211,22 +216,28 @@ class ModerationClient:
                 else:
                     sending.cancel()  # the caller gave up; stop retrying
 
-    async def _send(self, value: bytes, key: bytes, headers: list[tuple[str, bytes]]) -> None:
-        """Produce until acknowledged; the caller's timeout bounds the retries."""
+    async def _send(
+        self,
+        value: bytes,
+        key: bytes,
+        headers: list[tuple[str, bytes]],
+        mid: str,
+        answer: asyncio.Future[Verdict],
+        start: float,
+    ) -> None:
+        """Produce until acknowledged; the caller's timeout bounds the retries. A record
+        the broker refuses for good ends the call at once with the fallback."""
         assert self._producer is not None
-        backoff = Backoff()
-        while True:
-            try:
-                await (
-                    await self._producer.send(
-                        self.settings.input_topic, value, key=key, headers=headers
-                    )
-                )
-                return
-            except KafkaError as exc:
-                delay = backoff.next()
-                log.warning("produce failed (%s); retrying in %.2f s", exc, delay)
-                await asyncio.sleep(delay)
+        failure = await deliver(
+            self._producer, self.settings.input_topic, value, key, headers, deadline_s=None
+        )
+        if failure is None:
+            return
+        log.error("message not sent: %s", failure.describe())
+        self.stats.undeliverable += 1
+        metrics.CLIENT_CALLS.labels("undeliverable").inc()
+        if not answer.done():
+            answer.set_result(self._fallback(mid, (time.time() - start) * 1000, failure.error))
 
     async def _read(self) -> None:
         assert self._consumer is not None

@@ -168,6 +168,11 @@ DEFAULT_SHUTDOWN_GRACE_S = 10.0
 # that a backlog waits in Kafka (where it is safe) rather than in our memory.
 DEFAULT_MAX_IN_FLIGHT = 256
 DEFAULT_MAX_TEXT_BYTES = 16 * 1024
+# How long a verdict's produce is retried on retriable errors before the message goes
+# to the dead-letter topic instead. The caller stopped waiting long before (its budget
+# is milliseconds); this only bounds how long one partition may stall behind a reply
+# the broker keeps refusing. Outages shorter than this lose no verdict.
+DEFAULT_REPLY_DEADLINE_MS = 30_000
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER", "GSSAPI")
 # Options the code sets itself: overriding them would break delivery guarantees
@@ -277,6 +282,7 @@ class WorkerSettings:
     max_in_flight: int = DEFAULT_MAX_IN_FLIGHT
     fetch_max_wait_ms: int = DEFAULT_FETCH_MAX_WAIT_MS
     commit_interval_ms: int = DEFAULT_COMMIT_INTERVAL_MS
+    reply_deadline_ms: int = DEFAULT_REPLY_DEADLINE_MS
     shutdown_grace_s: float = DEFAULT_SHUTDOWN_GRACE_S
     session_timeout_ms: int = 10_000
     # Run queued messages of equal token length as one batch (no padding needed).
@@ -443,6 +449,9 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         fetch_max_wait_ms=src.integer("FETCH_MAX_WAIT_MS", DEFAULT_FETCH_MAX_WAIT_MS, 1, 10_000),
         commit_interval_ms=src.integer(
             "COMMIT_INTERVAL_MS", DEFAULT_COMMIT_INTERVAL_MS, 10, 60_000
+        ),
+        reply_deadline_ms=src.integer(
+            "REPLY_DEADLINE_MS", DEFAULT_REPLY_DEADLINE_MS, 100, 3_600_000
         ),
         shutdown_grace_s=float(
             src.integer("SHUTDOWN_GRACE_S", int(DEFAULT_SHUTDOWN_GRACE_S), 1, 600)

@@ -238,12 +238,22 @@ REPLY_TO_REFUSED = _worker(
         registry=None,
     )
 )
+UNDELIVERABLE = _worker(
+    Counter(
+        "moderation_undeliverable_total",
+        "Records the worker could not write: a verdict (its message then goes to the "
+        "dead-letter topic) or a dead letter itself; by the produce error.",
+        ["record", "error"],
+        registry=None,
+    )
+)
 
 # -- the client library (moderation.client), in the send-message API's process --------
 CLIENT_CALLS = _client(
     Counter(
         "moderation_client_calls_total",
-        "check() calls by outcome: sent, or timeout (answered with the fallback).",
+        "check() calls by outcome: sent; timeout (answered with the fallback); "
+        "undeliverable (the broker refused the message for good: the fallback at once).",
         ["outcome"],
         registry=None,
     )

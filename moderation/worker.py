@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from moderation.backoff import Backoff
 from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import WorkerSettings, is_topic_name
+from moderation.delivery import deliver
 from moderation.engine import InferenceEngine, Scored
 from moderation.errors import InvalidTextError
 from moderation.kafka_clients import consumer_kwargs, producer
@@ -43,8 +44,11 @@ from moderation.schema import (
 log = logging.getLogger(__name__)
 
 ERROR_HEADER = "moderation-error"
-# Each failed produce is retried after this long, doubling up to the cap, until
-# it succeeds or the worker stops; the offset stays uncommitted meanwhile.
+# On a dead letter for a verdict that could not be written: the topic it was for.
+REPLY_TOPIC_HEADER = "moderation-reply-topic"
+# On a dead letter the topic refused with its value: the value was left out (the
+# error named); the source coordinates in the other headers still find it.
+VALUE_DROPPED_HEADER = "moderation-value-dropped"
 # getmany returns at least this often so a stop request is seen promptly.
 _POLL_TIMEOUT_MS = 100
 # Consumer lag is refreshed this often from the broker's end offsets, whatever the
@@ -280,26 +284,11 @@ class Worker:
                 "deciding failed at %s/%d@%d", record.topic, record.partition, record.offset
             )
             outcome = self._failed(record, exc)
-        sends = []
+        sends: list[Coroutine[Any, Any, bool]] = []
         if outcome.dead_letter is not None:
-            sends.append(
-                self._send(
-                    self.settings.dlq_topic,
-                    record.value,
-                    record.key,
-                    dead_letter_headers(record, outcome.dead_letter),
-                )
-            )
+            sends.append(self._dead_letter(record, outcome.dead_letter))
         if outcome.verdict is not None:
-            headers = []
-            corr = _header(record.headers, CORRELATION_HEADER)
-            if corr is not None:
-                headers.append((CORRELATION_HEADER, corr))
-            sends.append(
-                self._send(
-                    self.reply_topic(record.headers), outcome.verdict.to_json(), record.key, headers
-                )
-            )
+            sends.append(self._reply(record, outcome.verdict))
         await asyncio.gather(*sends)
         self.tracker.finish(tp, record.offset)
         self._count(outcome)
@@ -327,7 +316,6 @@ class Worker:
     def _count(self, outcome: Outcome) -> None:
         v, dead = outcome.verdict, outcome.dead_letter
         if v is not None:
-            self.verdicts_sent += 1
             if self.settings.log_text and outcome.text is not None:
                 log.info(
                     "verdict",
@@ -342,11 +330,8 @@ class Worker:
             metrics.VERDICT_LATENCY.observe(v.latency_ms / 1000)
             if v.reason == "budget_exceeded":
                 metrics.BUDGET_EXCEEDED.inc()
-        if dead is not None:
-            self.dead_letters_sent += 1
-            metrics.DEAD_LETTERS.labels(dead.kind).inc()
-            if dead.kind in ("inference_error", "internal_error"):
-                metrics.ERRORS.labels(dead.kind).inc()
+        if dead is not None and dead.kind in ("inference_error", "internal_error"):
+            metrics.ERRORS.labels(dead.kind).inc()
 
     # -- deciding --------------------------------------------------------------------
 
@@ -498,21 +483,80 @@ class Worker:
 
     # -- producing and committing ------------------------------------------------------
 
-    async def _send(
-        self, topic: str, value: bytes | None, key: bytes | None, headers: list[tuple[str, bytes]]
-    ) -> None:
-        """Produce and wait for the acknowledgement, retrying until it comes."""
+    async def _reply(self, record: Any, verdict: Verdict) -> bool:
+        """Send the verdict; if it cannot be written, dead-letter the message instead.
+
+        Retriable errors are retried until the reply deadline, a final one (record too
+        large, not authorized, invalid topic) not at all: either way the partition
+        moves on, and the message is kept on the dead-letter topic with the error.
+        """
         assert self._producer is not None
-        backoff = Backoff()
-        while True:
-            try:
-                ack = await self._producer.send(topic, value=value, key=key, headers=headers)
-                await ack
-                return
-            except KafkaError as exc:
-                delay = backoff.next()
-                log.warning("produce to %s failed (%s); retrying in %.2f s", topic, exc, delay)
-                await asyncio.sleep(delay)
+        topic = self.reply_topic(record.headers)
+        headers = []
+        corr = _header(record.headers, CORRELATION_HEADER)
+        if corr is not None:
+            headers.append((CORRELATION_HEADER, corr))
+        failure = await deliver(
+            self._producer,
+            topic,
+            verdict.to_json(),
+            record.key,
+            headers,
+            deadline_s=self.settings.reply_deadline_ms / 1000,
+        )
+        if failure is None:
+            self.verdicts_sent += 1
+            return True
+        metrics.UNDELIVERABLE.labels("verdict", failure.error).inc()
+        log.error(
+            "verdict for %s/%d@%d not delivered: %s; the message goes to %s",
+            record.topic,
+            record.partition,
+            record.offset,
+            failure.describe(),
+            self.settings.dlq_topic,
+        )
+        problem = InvalidRecord("reply_failed", failure.describe(), verdict.message_id)
+        await self._dead_letter(record, problem, [(REPLY_TOPIC_HEADER, topic.encode())])
+        return False
+
+    async def _dead_letter(
+        self, record: Any, problem: InvalidRecord, extra: list[tuple[str, bytes]] | None = None
+    ) -> bool:
+        """Copy the record to the dead-letter topic with what was wrong.
+
+        Retriable errors are retried without end: the dead-letter topic is where a
+        message goes when nothing else can take it, and its offset must not be
+        committed before it is somewhere. If the topic refuses the record for good
+        (too large for it, say), the headers go without the value, which stays in
+        the source topic at the offset they name; if even that is refused, the error
+        is logged and counted and the partition moves on.
+        """
+        assert self._producer is not None
+        topic = self.settings.dlq_topic
+        headers = dead_letter_headers(record, problem) + (extra or [])
+        failure = await deliver(
+            self._producer, topic, record.value, record.key, headers, deadline_s=None
+        )
+        if failure is not None and record.value is not None:
+            headers.append((VALUE_DROPPED_HEADER, failure.error.encode()))
+            failure = await deliver(
+                self._producer, topic, None, record.key, headers, deadline_s=None
+            )
+        metrics.DEAD_LETTERS.labels(problem.kind).inc()
+        if failure is None:
+            self.dead_letters_sent += 1
+            return True
+        metrics.UNDELIVERABLE.labels("dead_letter", failure.error).inc()
+        log.error(
+            "dead letter for %s/%d@%d (%s) not delivered: %s; moving on",
+            record.topic,
+            record.partition,
+            record.offset,
+            problem.kind,
+            failure.describe(),
+        )
+        return False
 
     async def _commit_loop(self) -> None:
         interval = self.settings.commit_interval_ms / 1000

@@ -28,6 +28,7 @@ MODULES = (
     "backoff.py",
     "client.py",
     "config.py",
+    "delivery.py",
     "errors.py",
     "kafka_auth.py",
     "kafka_clients.py",

@@ -329,3 +329,29 @@ def test_kubernetes_production_overlay(tmp_path: Path) -> None:
     assert image == "registry.example.com/moderation:0.1.0"
     secret = one(docs, "Secret", "moderation-credentials")
     assert set(secret["data"]) == set(credentials_example())
+
+
+def test_every_metric_the_rules_name_is_one_the_code_exports() -> None:
+    """An alert on a misspelt series never fires: each moderation_* name in the
+    recording and alerting rules must be a series the worker or client exports."""
+    import re
+
+    from moderation import metrics
+
+    metrics.expose_worker()
+    metrics.expose_client()
+    exported = {
+        sample.name
+        for family in metrics.REGISTRY.collect()
+        for sample in family.samples
+        if sample.name.startswith("moderation_")
+    } | {
+        family.name + suffix
+        for family in metrics.REGISTRY.collect()
+        for suffix in ("", "_total", "_bucket", "_count", "_sum")
+    }
+    rules = DEPLOY / "prometheus" / "rules"
+    text = "\n".join(p.read_text() for p in sorted(rules.glob("*.yml")))
+    named = set(re.findall(r"\b(moderation_[a-z0-9_]+)", text))
+    assert "moderation_undeliverable_total" in named
+    assert named <= exported, f"rules name series nobody exports: {sorted(named - exported)}"

@@ -22,6 +22,7 @@ import numpy as np
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 from aiokafka.errors import KafkaError
+from aiokafka.structs import TopicPartition
 
 from moderation.config import KafkaSettings
 from moderation.kafka_clients import producer
@@ -118,6 +119,38 @@ class WorkerProc:
         return "partitions assigned" in self.log_path.read_text(errors="replace")
 
 
+async def committed_everything(topics: Topics) -> bool:
+    """Whether the group's committed offset on every input partition is past the last
+    record in it (read from the topic itself: tansu's end offsets count batches)."""
+    reader = AIOKafkaConsumer(
+        topics.input,
+        bootstrap_servers=topics.bootstrap,
+        group_id=None,
+        auto_offset_reset="earliest",
+        enable_auto_commit=False,
+    )
+    group = AIOKafkaConsumer(
+        bootstrap_servers=topics.bootstrap, group_id=topics.group, enable_auto_commit=False
+    )
+    await reader.start()
+    await group.start()
+    try:
+        last: dict[TopicPartition, int] = {}
+        while True:
+            batch = await reader.getmany(timeout_ms=500)
+            if not batch:
+                break
+            for tp, records in batch.items():
+                last[tp] = max(last.get(tp, -1), records[-1].offset)
+        for tp, offset in last.items():
+            if (await group.committed(tp) or 0) <= offset:
+                return False
+        return bool(last)
+    finally:
+        await reader.stop()
+        await group.stop()
+
+
 async def wait_until(predicate: Any, timeout: float, interval: float = 0.1) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -137,6 +170,10 @@ class Ledger:
         self.dead: Counter[str] = Counter()
         self.first_answer: dict[str, float] = {}
         self.reasons: dict[str, str] = {}
+        # Dead letters: the error kind (the moderation-error header), and which came
+        # without their value (the DLQ refused it).
+        self.dead_kind: dict[str, str] = {}
+        self.value_dropped: set[str] = set()
         self.unsent = 0
 
     def record_sent(self, corr: str, mid: str | None, at: float) -> None:
@@ -277,6 +314,10 @@ class Collector:
         led = self.ledger
         if topic == self.topics.dlq:
             led.dead[corr] += 1
+            headers = dict(record.headers or ())
+            led.dead_kind.setdefault(corr, headers.get("moderation-error", b"").decode())
+            if "moderation-value-dropped" in headers and record.value is None:
+                led.value_dropped.add(corr)
         else:
             led.verdicts[corr] += 1
             led.reasons.setdefault(corr, orjson.loads(record.value)["reason"])

@@ -26,6 +26,7 @@ from tests.faults.harness import (
     Result,
     Topics,
     WorkerProc,
+    committed_everything,
     late_bar_ms,
     wait_until,
 )
@@ -50,10 +51,11 @@ class Scale:
     overload_s: float
     hostile_records: int
     shutdown_s: float
+    poisoned_replies: int
 
 
-SHORT = Scale("short", 4_000, 250, 6.0, 4.0, 4.0, 8.0, 150, 12.0)
-LONG = Scale("long", 50_000, 300, 8.0, 10.0, 10.0, 30.0, 2_000, 40.0)
+SHORT = Scale("short", 4_000, 250, 6.0, 4.0, 4.0, 8.0, 150, 12.0, 6)
+LONG = Scale("long", 50_000, 300, 8.0, 10.0, 10.0, 30.0, 2_000, 40.0, 40)
 
 TEXTS = chat_messages(500, 0.02, 7)
 log = logging.getLogger(__name__)
@@ -423,4 +425,83 @@ async def shutdown(scale: Scale, tmp: Path) -> Result:
     )
 
 
-SCENARIOS = [crash, broker_outage, redis_outage, overload, hostile, shutdown]
+# 7 -- poisoned reply ---------------------------------------------------------------------
+
+# The worker's producer takes records up to this size (an operator matching the
+# broker's max.message.bytes); a poisoned message carries a conversation id (echoed
+# on its verdict) larger than that, so its verdict can never be written.
+POISON_LIMIT_BYTES = 20_000
+
+
+async def poisoned_reply(scale: Scale, tmp: Path) -> Result:
+    """Verdicts the broker refuses for good, in the middle of a stream: each such
+    message goes to the dead-letter topic and its partition moves on."""
+    rate, seconds = 100.0, 8.0
+    n = int(rate * seconds)
+    every = n // (scale.poisoned_replies + 1)
+    with EmbeddedBroker() as broker:
+        topics = await Topics.fresh(broker.bootstrap)
+        env = topics.env(
+            MODERATION_KAFKA_PRODUCER_OPTIONS=json.dumps({"max_request_size": POISON_LIMIT_BYTES}),
+            MODERATION_REPLY_DEADLINE_MS="2000",
+        )
+        worker = WorkerProc(env, tmp / "poison.log")
+        ledger = Ledger()
+        poisoned: list[str] = []
+        try:
+            await _ready([worker])
+            async with Collector(topics, ledger), Load(topics, ledger) as load:
+                start = time.monotonic()
+                for i in range(n):
+                    await asyncio.sleep(max(0.0, start + i / rate - time.monotonic()))
+                    if i % every == every // 2 and len(poisoned) < scale.poisoned_replies:
+                        mid = f"poison-{i}"
+                        body = {"id": mid, "text": "hello", "conversation_id": "c" * 30_000}
+                        await load.send(orjson.dumps(body), mid)
+                        poisoned.append(f"c{load.seq}")
+                    else:
+                        await load.message(TEXTS[i % len(TEXTS)])
+                await load.flush()
+                await _drain(ledger, 60)
+            committed = await wait_until_async(lambda: committed_everything(topics), 15)
+            alive = worker.alive()
+        finally:
+            worker.kill()
+    good = [c for c in ledger.sent_at if c not in poisoned]
+    # Answered at all: a busy machine may answer a few with the fallback (counted).
+    good_ok = sum(ledger.verdicts[c] > 0 and ledger.dead[c] == 0 for c in good)
+    dead_right = sum(
+        ledger.dead_kind.get(c) == "reply_failed"
+        and ledger.verdicts[c] == 0
+        and c in ledger.value_dropped
+        for c in poisoned
+    )
+    return ledger.result(
+        f"7. poisoned reply: {len(poisoned)} verdicts over the producer's "
+        f"{POISON_LIMIT_BYTES}-byte limit among {len(good)} messages",
+        ledger.p99(),
+        0.0,
+        f"other messages answered with a verdict: {good_ok}/{len(good)}; poisoned ones "
+        f"dead-lettered as reply_failed (value left out: too large for the DLQ too): "
+        f"{dead_right}/{len(poisoned)}; every partition committed to its end: {committed}",
+        {
+            "good ones answered": good_ok == len(good),
+            "poisoned ones dead-lettered": dead_right == len(poisoned) > 0,
+            "every partition committed": committed,
+            "worker never crashed": alive,
+        },
+    )
+
+
+async def wait_until_async(check: Any, timeout: float, interval: float = 0.5) -> bool:
+    """Await ``check()`` until it is true or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if await check():
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(interval)
+
+
+SCENARIOS = [crash, broker_outage, redis_outage, overload, hostile, shutdown, poisoned_reply]

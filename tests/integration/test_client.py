@@ -106,6 +106,25 @@ def test_thousands_in_flight(topics: Topics, model: Any) -> None:
     asyncio.run(main())
 
 
+def test_a_message_the_broker_refuses_gets_the_fallback_at_once(topics: Topics) -> None:
+    """A record over the producer's size limit can never be sent: the call does not
+    wait out its timeout retrying, it answers with the fallback and names the error."""
+
+    async def main() -> None:
+        settings = client_settings(topics, "api-big", timeout_ms=60_000, fallback_decision="nudge")
+        async with ModerationClient(settings) as client:
+            verdict = await client.check({"id": "big-1", "text": "x" * 1_100_000})
+            assert (verdict.reason, verdict.decision) == ("error", "nudge")
+            assert verdict.error == "MessageSizeTooLargeError"
+            assert client.stats.undeliverable == 1 and client.stats.timed_out == 0
+            # The client goes on working for the next message.
+            ok = await client.check({"id": "small-1", "text": "hi"}, timeout_ms=200)
+            assert ok.reason == "timeout"  # no worker runs here: sent, then timed out
+            assert client.stats.undeliverable == 1
+
+    asyncio.run(main())
+
+
 def test_bad_calls_raise_clear_errors(topics: Topics) -> None:
     async def main() -> None:
         async with ModerationClient(client_settings(topics, "api-bad")) as client:
