@@ -276,6 +276,10 @@ class WorkerSettings:
     verdict_topic: str = "chat.verdicts"
     dlq_topic: str = "chat.messages.dlq"
     group_id: str = "moderation"
+    # Static group membership (KIP-345): a stable, unique id per worker (the pod
+    # name). A worker that crashes and restarts under the same id takes its
+    # partitions back without a rebalance; one stopped on purpose leaves the group.
+    group_instance_id: str | None = None
     budget_ms: int = DEFAULT_BUDGET_MS
     fallback_decision: str = "allow"
     max_text_bytes: int = DEFAULT_MAX_TEXT_BYTES
@@ -315,6 +319,18 @@ _TOPIC_NAME = re.compile(r"[A-Za-z0-9._-]{1,249}")
 def is_topic_name(name: str) -> bool:
     """A legal Kafka topic name: 1-249 ASCII letters, digits, '.', '_', '-'."""
     return _TOPIC_NAME.fullmatch(name) is not None
+
+
+def _group_instance_id(src: Source) -> str | None:
+    raw = src.get("GROUP_INSTANCE_ID")
+    if raw is None or not str(raw).strip():
+        return None
+    value = str(raw).strip()
+    if len(value) > 249 or not value.isprintable() or not value.isascii():
+        raise ConfigError(
+            f"{PREFIX}GROUP_INSTANCE_ID: at most 249 printable ASCII characters, got {value!r}"
+        )
+    return value
 
 
 def _topic(src: Source, name: str, default: str) -> str:
@@ -442,6 +458,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         verdict_topic=_topic(src, "VERDICT_TOPIC", d.verdict_topic),
         dlq_topic=_topic(src, "DLQ_TOPIC", d.dlq_topic),
         group_id=str(src.get("GROUP_ID") or d.group_id),
+        group_instance_id=_group_instance_id(src),
         budget_ms=src.integer("BUDGET_MS", DEFAULT_BUDGET_MS, 1, 60_000),
         fallback_decision=_choice(src, "FALLBACK_DECISION", "allow", ("allow", "nudge")),
         max_text_bytes=src.integer("MAX_TEXT_BYTES", DEFAULT_MAX_TEXT_BYTES, 1, 1 << 20),

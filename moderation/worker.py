@@ -18,6 +18,7 @@ from typing import Any
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener
 from aiokafka.errors import KafkaError
+from aiokafka.protocol.group import LeaveGroupRequest
 from aiokafka.structs import OffsetAndMetadata, TopicPartition
 
 from moderation import metrics
@@ -28,7 +29,7 @@ from moderation.config import WorkerSettings, is_topic_name
 from moderation.delivery import deliver
 from moderation.engine import InferenceEngine, Scored
 from moderation.errors import InvalidTextError
-from moderation.kafka_clients import consumer_kwargs, producer
+from moderation.kafka_clients import REQUEST_TIMEOUT_MS, consumer_kwargs, producer
 from moderation.offsets import OffsetTracker
 from moderation.policy import Decision, Policy
 from moderation.schema import (
@@ -139,6 +140,7 @@ class Worker:
             **consumer_kwargs(
                 s.kafka,
                 group_id=s.group_id,
+                group_instance_id=s.group_instance_id,
                 enable_auto_commit=False,
                 auto_offset_reset="earliest",
                 fetch_max_wait_ms=s.fetch_max_wait_ms,
@@ -208,6 +210,8 @@ class Worker:
         await self._commit()
 
     async def _close(self) -> None:
+        if self._consumer is not None and self._stopping.is_set():
+            await self._leave_group()
         if self._consumer is not None:
             try:
                 await self._consumer.stop()
@@ -222,6 +226,36 @@ class Worker:
         log.info(
             "stopped: %d verdicts, %d dead letters", self.verdicts_sent, self.dead_letters_sent
         )
+
+    async def _leave_group(self) -> None:
+        """A static member stopped on purpose says so, so that its partitions go to the
+        others now rather than after the session timeout.
+
+        aiokafka (like the Java client) never sends LeaveGroup for a static member, so
+        a crashed worker restarting under its id keeps its partitions; a worker that
+        is shut down (SIGTERM: a deploy, a scale-down) is not coming back under that
+        id soon, and leaving by member id is what the broker accepts for that.
+        """
+        consumer = self._consumer
+        coordinator = getattr(consumer, "_coordinator", None)
+        if self.settings.group_instance_id is None or coordinator is None:
+            return
+        # Not in the group (generation -1, no member id): nothing to leave. tansu
+        # numbers generations from 0, Apache Kafka from 1.
+        if coordinator.generation < 0 or not coordinator.member_id:
+            return
+        try:
+            await asyncio.wait_for(
+                coordinator._send_req(
+                    LeaveGroupRequest(self.settings.group_id, coordinator.member_id)
+                ),
+                timeout=REQUEST_TIMEOUT_MS / 1000,
+            )
+            log.info("left the group as static member %s", self.settings.group_instance_id)
+        except (KafkaError, TimeoutError) as exc:
+            log.warning(
+                "leaving the group failed (%s): its partitions move after the session timeout", exc
+            )
 
     # -- consuming -------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from moderation.bench.stats import markdown_table, write_docs_section
 from moderation.cpu import cpu_info
 from tests.faults.harness import BUDGET_MS, Result
-from tests.faults.scenarios import LONG, SCENARIOS, SHORT, Scale
+from tests.faults.scenarios import COMPARISONS, LONG, SCENARIOS, SHORT, Scale
 
 
 def table(results: list[Result]) -> str:
@@ -58,7 +58,7 @@ async def run_all(scale: Scale, only: list[str] | None, keep: Path | None) -> li
     with tempfile.TemporaryDirectory() as tmp:
         logs = keep or Path(tmp)
         logs.mkdir(parents=True, exist_ok=True)
-        for scenario in SCENARIOS:
+        for scenario in SCENARIOS + (COMPARISONS if only else []):
             if only and scenario.__name__ not in only:
                 continue
             logging.info("scenario %s (%s)", scenario.__name__, scale.name)

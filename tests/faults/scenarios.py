@@ -81,8 +81,13 @@ async def _ready(workers: list[WorkerProc], timeout: float = 60) -> None:
 # 1 -- crash ---------------------------------------------------------------------------
 
 
-async def crash(scale: Scale, tmp: Path) -> Result:
-    """Two workers in one group; one SIGKILLed and restarted every few seconds."""
+async def crash(scale: Scale, tmp: Path, static: bool = True) -> Result:
+    """Two workers in one group; one SIGKILLed and restarted every few seconds.
+
+    Each worker is a static group member (``MODERATION_GROUP_INSTANCE_ID``), as the
+    Kubernetes manifest sets it from the pod name; ``static=False`` runs the same
+    scenario with dynamic membership, for comparison (``python -m tests.faults.run
+    --only crash_dynamic``)."""
     with EmbeddedBroker() as broker:
         # tansu walks a partition's every stored batch on each fetch: past ~10,000
         # batches in one partition a fetch took seconds (measured: 2.9 s at 12,476),
@@ -90,7 +95,13 @@ async def crash(scale: Scale, tmp: Path) -> Result:
         # 50,000 over 16 partitions.
         topics = await Topics.fresh(broker.bootstrap, partitions=16)
         ledger = Ledger()
-        workers = [WorkerProc(topics.env(), tmp / f"crash-{i}.log") for i in range(2)]
+        workers = [
+            WorkerProc(
+                topics.env(**({"MODERATION_GROUP_INSTANCE_ID": f"crash-{i}"} if static else {})),
+                tmp / f"crash-{i}.log",
+            )
+            for i in range(2)
+        ]
         try:
             await _ready(workers)
             async with Collector(topics, ledger), Load(topics, ledger) as load:
@@ -122,7 +133,8 @@ async def crash(scale: Scale, tmp: Path) -> Result:
     bound = kills * (MAX_IN_FLIGHT + int(scale.crash_rate * (COMMIT_INTERVAL_S + 1.0)))
     dupes = ledger.duplicates()
     return ledger.result(
-        f"1. crash: 2 workers, one SIGKILLed every {scale.kill_every_s:.0f} s ({kills} kills)",
+        f"1. crash: 2 {'static' if static else 'dynamic'} members, one SIGKILLed every "
+        f"{scale.kill_every_s:.0f} s ({kills} kills)",
         ledger.p99(fault_start, fault_end),
         drain_s,
         f"duplicates bound {bound} (kills x (in-flight {MAX_IN_FLIGHT} + 1.2 s of traffic)); "
@@ -391,7 +403,11 @@ async def shutdown(scale: Scale, tmp: Path) -> Result:
     with EmbeddedBroker() as broker:
         topics = await Topics.fresh(broker.bootstrap)
         env = topics.env(MODERATION_SHUTDOWN_GRACE_S=str(int(grace)))
-        workers = [WorkerProc(env, tmp / f"term-{i}.log") for i in range(2)]
+        # Static members, as deployed: the one stopped must leave the group itself.
+        workers = [
+            WorkerProc({**env, "MODERATION_GROUP_INSTANCE_ID": f"term-{i}"}, tmp / f"term-{i}.log")
+            for i in range(2)
+        ]
         ledger = Ledger()
         try:
             await _ready(workers)
@@ -504,4 +520,11 @@ async def wait_until_async(check: Any, timeout: float, interval: float = 0.5) ->
         await asyncio.sleep(interval)
 
 
+async def crash_dynamic(scale: Scale, tmp: Path) -> Result:
+    """The crash scenario without static membership: the comparison for it."""
+    return await crash(scale, tmp, static=False)
+
+
+# Run only when named (--only): comparisons, not targets.
+COMPARISONS = [crash_dynamic]
 SCENARIOS = [crash, broker_outage, redis_outage, overload, hostile, shutdown, poisoned_reply]
