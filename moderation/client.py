@@ -33,7 +33,7 @@ from moderation import metrics
 from moderation.backoff import Backoff
 from moderation.config import ClientSettings, is_topic_name
 from moderation.delivery import deliver
-from moderation.kafka_clients import consumer_kwargs, ensure_topics, producer
+from moderation.kafka_clients import consumer_kwargs, ensure_topics, producer, stop_quietly
 from moderation.schema import (
     CORRELATION_HEADER,
     MAX_BUDGET_MS,
@@ -137,9 +137,9 @@ class ModerationClient:
             if not fut.done():
                 fut.set_result(self._fallback(mid, 0.0))
         if self._consumer is not None:
-            await self._consumer.stop()
+            await stop_quietly(self._consumer, "reply consumer")
         if self._producer is not None:
-            await self._producer.stop()
+            await stop_quietly(self._producer, "producer")
 
     @property
     def in_flight(self) -> int:

@@ -10,12 +10,16 @@ does not implement it; retries happen in our code, at-least-once.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from aiokafka import AIOKafkaProducer
+from aiokafka.errors import KafkaError
 
 from moderation.config import KafkaSettings
 from moderation.errors import TopicSetupError
+
+log = logging.getLogger(__name__)
 
 REQUEST_TIMEOUT_MS = 5000
 
@@ -33,6 +37,30 @@ def producer(kafka: KafkaSettings, **overrides: Any) -> AIOKafkaProducer:
     }
     options.update(overrides)
     return AIOKafkaProducer(**options)
+
+
+async def stop_quietly(
+    client: Any, what: str, timeout_s: float = REQUEST_TIMEOUT_MS / 1000
+) -> None:
+    """Stop an aiokafka producer or consumer whatever state the broker is in.
+
+    Bounded in time, never raising, one log line on trouble: with the broker gone,
+    aiokafka's ``stop`` can wait on requests that cannot complete, raise a
+    ``KafkaError``, or leak a ``CancelledError`` from a fetch task it cancelled
+    itself. None of that should turn a clean shutdown into exit status 1 and
+    tracebacks. A cancellation of the caller itself is passed on.
+    """
+    try:
+        await asyncio.wait_for(client.stop(), timeout_s)
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise
+        log.warning("kafka %s stopped with a fetch still cancelling (broker away?)", what)
+    except TimeoutError:
+        log.warning("kafka %s did not stop within %.1f s (broker away?); left", what, timeout_s)
+    except (KafkaError, OSError) as exc:
+        log.warning("kafka %s stop: %s: %s", what, type(exc).__name__, exc)
 
 
 def consumer_kwargs(kafka: KafkaSettings, **ours: Any) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from moderation.config import WorkerSettings, is_topic_name
 from moderation.delivery import deliver
 from moderation.engine import InferenceEngine, Scored
 from moderation.errors import InvalidTextError
-from moderation.kafka_clients import REQUEST_TIMEOUT_MS, consumer_kwargs, producer
+from moderation.kafka_clients import REQUEST_TIMEOUT_MS, consumer_kwargs, producer, stop_quietly
 from moderation.offsets import OffsetTracker
 from moderation.policy import Decision, Policy
 from moderation.schema import (
@@ -213,15 +213,9 @@ class Worker:
         if self._consumer is not None and self._stopping.is_set():
             await self._leave_group()
         if self._consumer is not None:
-            try:
-                await self._consumer.stop()
-            except KafkaError as exc:
-                log.warning("consumer stop: %s", exc)
+            await stop_quietly(self._consumer, "consumer")
         if self._producer is not None:
-            try:
-                await self._producer.stop()
-            except KafkaError as exc:
-                log.warning("producer stop: %s", exc)
+            await stop_quietly(self._producer, "producer")
         self.engine.stop()
         log.info(
             "stopped: %d verdicts, %d dead letters", self.verdicts_sent, self.dead_letters_sent
