@@ -24,7 +24,9 @@ from dataclasses import asdict, replace
 from typing import Any
 
 import orjson
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.web_protocol import RequestPayloadError
+from aiohttp.web_urldispatcher import _default_expect_handler
 
 from moderation import metrics
 from moderation.client import ModerationClient
@@ -39,6 +41,8 @@ MAX_BODY_BYTES = 64 * 1024
 DEFAULT_HOST = "0.0.0.0"
 LOOPBACK = "127.0.0.1"
 
+_ROUTES = {"/messages": "POST", "/healthz": "GET", "/metrics": "GET"}
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -50,17 +54,27 @@ def _error(status: int, detail: str) -> web.Response:
 
 @web.middleware
 async def _json_errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """aiohttp's own errors (404, 405, 413) as JSON bodies that say what to do."""
+    """aiohttp's 413 as a JSON body that names the limit (404 and 405 come from the
+    catch-all route, ``SendApi.elsewhere``)."""
     try:
         return await handler(request)
     except web.HTTPRequestEntityTooLarge:
         return _error(
             413, f"body too large: at most {MAX_BODY_BYTES} bytes ({MAX_BODY_BYTES // 1024} KiB)"
         )
-    except web.HTTPMethodNotAllowed as exc:
-        return _error(exc.status, f"{request.method} not allowed: POST a JSON message")
-    except web.HTTPNotFound:
-        return _error(404, "not found: try POST /messages, GET /healthz or GET /metrics")
+
+
+async def _expect(request: web.Request) -> None:
+    """``Expect: 100-continue`` as aiohttp does it; any other value a 417 that says
+    which, with the value escaped (aiohttp's own put it in the body raw, and a
+    non-UTF-8 value made that a 500)."""
+    expect = request.headers.get(hdrs.EXPECT, "")
+    if expect.lower() != "100-continue":
+        detail = f"unsupported Expect: {ascii(expect)[:100]}; only 100-continue is"
+        raise web.HTTPExpectationFailed(
+            text=orjson.dumps({"error": detail}).decode(), content_type="application/json"
+        )
+    await _default_expect_handler(request)
 
 
 class SendApi:
@@ -73,9 +87,12 @@ class SendApi:
         self.app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[_json_errors])
         self.app.add_routes(
             [
-                web.post("/messages", self.messages),
-                web.get("/healthz", self.healthz),
-                web.get("/metrics", self.metrics),
+                web.post("/messages", self.messages, expect_handler=_expect),
+                web.get("/healthz", self.healthz, expect_handler=_expect),
+                web.get("/metrics", self.metrics, expect_handler=_expect),
+                # Last: everything else, so that every request (a wrong method or
+                # path included) goes through our Expect handler.
+                web.route("*", "/{tail:.*}", self.elsewhere, expect_handler=_expect),
             ]
         )
         self._runner: web.AppRunner | None = None
@@ -95,6 +112,13 @@ class SendApi:
         if self._runner is not None:
             await self._runner.cleanup()
 
+    async def elsewhere(self, request: web.Request) -> web.Response:
+        """Any other method or path: 405 for our paths, 404 for the rest."""
+        allowed = _ROUTES.get(request.path)
+        if allowed is not None:
+            return _error(405, f"{request.method} not allowed on {request.path}: use {allowed}")
+        return _error(404, "not found: try POST /messages, GET /healthz or GET /metrics")
+
     async def healthz(self, request: web.Request) -> web.Response:
         """Alive."""
         return web.Response(text="ok\n")
@@ -108,7 +132,11 @@ class SendApi:
 
     async def messages(self, request: web.Request) -> web.Response:
         """Check one chat message and say whether it would be delivered."""
-        body = await request.read()
+        try:
+            body = await request.read()
+        except RequestPayloadError:  # a body that does not decode as it says it is encoded
+            encoding = ascii(request.headers.get(hdrs.CONTENT_ENCODING, "identity"))[:40]
+            return _error(400, f"body does not decode as its Content-Encoding {encoding} says")
         try:
             msg = orjson.loads(body)
         except orjson.JSONDecodeError as exc:
