@@ -123,6 +123,11 @@ class CircuitBreaker:
         self._failures = 0
         self._probing = False
 
+    def trip(self, now: float | None = None) -> None:
+        """Open now, whatever the count: a failure no retry can mend (credentials)."""
+        self._failures = max(self._failures, self.failures_to_open - 1)
+        self.failure(now)
+
     def failure(self, now: float | None = None) -> None:
         """A call failed or timed out."""
         self._failures += 1
@@ -131,7 +136,10 @@ class CircuitBreaker:
             if self.state != "open":
                 self.opened_count += 1
                 metrics.BREAKER_OPEN.set(1)
-                log.warning("redis circuit breaker open after %d failures", self._failures)
+                if self.state == "closed":
+                    log.warning("redis circuit breaker open after %d failures", self._failures)
+                else:  # a failed probe: said once when it first opened, not every cool-down
+                    log.debug("redis circuit breaker open again: the probe failed")
             self.state = "open"
             self._opened_at = time.monotonic() if now is None else now
             self._cooldown = self.cooldown_s * (0.75 + 0.25 * self._rng.random())
@@ -147,6 +155,17 @@ class CacheStats:
     errors: int = 0
     malformed: int = 0
     writes_dropped: int = 0
+
+
+def _refused_credentials(exc: BaseException) -> bool:
+    """Whether Redis said no to the user name or password (not: could not be reached)."""
+    try:
+        from redis.exceptions import AuthenticationError, ResponseError
+    except ImportError:
+        return False
+    if isinstance(exc, AuthenticationError):
+        return True
+    return isinstance(exc, ResponseError) and str(exc).startswith(("WRONGPASS", "NOAUTH"))
 
 
 class VerdictCache:
@@ -279,8 +298,19 @@ class VerdictCache:
                 asyncio.gather(*(self.redis.ping() for _ in range(connections))), timeout_s
             )
         except Exception as exc:
-            self.breaker.failure()
-            log.warning("redis not reachable at start (%r); serving from the local tier", exc)
+            if _refused_credentials(exc):
+                # Said once, clearly, without the password; the breaker's probes
+                # keep trying quietly, so fixed credentials (a rotated secret) heal it.
+                log.error(
+                    "redis refused the credentials in MODERATION_REDIS_URL (%s: %s); "
+                    "serving from the local tier",
+                    type(exc).__name__,
+                    exc,
+                )
+                self.breaker.trip()
+            else:
+                self.breaker.failure()
+                log.warning("redis not reachable at start (%r); serving from the local tier", exc)
             return False
         return True
 

@@ -33,7 +33,13 @@ from moderation import metrics
 from moderation.backoff import Backoff
 from moderation.config import ClientSettings, is_topic_name
 from moderation.delivery import deliver
-from moderation.kafka_clients import consumer_kwargs, ensure_topics, producer, stop_quietly
+from moderation.kafka_clients import (
+    check_tls,
+    consumer_kwargs,
+    ensure_topics,
+    producer,
+    stop_quietly,
+)
 from moderation.schema import (
     CORRELATION_HEADER,
     MAX_BUDGET_MS,
@@ -97,6 +103,7 @@ class ModerationClient:
     async def start(self) -> None:
         """Create the reply topic if needed, connect, and start routing replies."""
         s = self.settings
+        await check_tls(s.kafka)
         if s.create_reply_topic:
             await ensure_topics(s.kafka, {self.reply_topic: s.reply_partitions})
         self._producer = producer(s.kafka)

@@ -37,3 +37,9 @@ class TopicSetupError(ModerationError):
     """A topic could not be created (the broker refused, or said why)."""
 
     code = "topic_setup"
+
+
+class TlsError(ModerationError):
+    """A TLS peer's certificate is not trusted, or the handshake failed."""
+
+    code = "tls"

@@ -10,6 +10,7 @@ does not implement it; retries happen in our code, at-least-once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -17,7 +18,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
 from moderation.config import KafkaSettings
-from moderation.errors import TopicSetupError
+from moderation.errors import TlsError, TopicSetupError
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,46 @@ def producer(kafka: KafkaSettings, **overrides: Any) -> AIOKafkaProducer:
     }
     options.update(overrides)
     return AIOKafkaProducer(**options)
+
+
+async def check_tls(kafka: KafkaSettings, timeout_s: float = REQUEST_TIMEOUT_MS / 1000) -> None:
+    """With TLS configured, shake hands with each bootstrap server before the Kafka
+    clients do, so that an untrusted certificate is a clear error at start-up.
+
+    aiokafka logs the verification failure and raises only "Unable to bootstrap",
+    which our connect loop would retry for ever. A server that is not reachable
+    yet is not an error here: the connect loop waits for it.
+    """
+    if not kafka.security_protocol.endswith("SSL") or not kafka.bootstrap:
+        return
+    import ssl
+
+    context = kafka.client_kwargs()["ssl_context"]
+    for server in kafka.bootstrap.split(","):
+        host, _, port = server.strip().rpartition(":")
+        host = host.strip("[]")
+        try:
+            _, writer = await asyncio.wait_for(
+                asyncio.open_connection(host, int(port), ssl=context, server_hostname=host),
+                timeout_s,
+            )
+        except ssl.SSLCertVerificationError as exc:
+            raise TlsError(
+                f"kafka TLS: the certificate of {server.strip()} is not trusted "
+                f"({exc.verify_message}); MODERATION_KAFKA_SSL_CAFILE="
+                f"{kafka.ssl_cafile or '(system CAs)'} must hold the CA that signed it"
+            ) from None
+        except ssl.SSLError as exc:
+            raise TlsError(
+                f"kafka TLS handshake with {server.strip()} failed: {exc.reason or exc}; "
+                "is MODERATION_KAFKA_SECURITY_PROTOCOL right for this listener?"
+            ) from None
+        except (OSError, TimeoutError) as exc:
+            log.info("kafka TLS check: %s not reachable yet (%s)", server.strip(), exc)
+            continue
+        writer.close()
+        with contextlib.suppress(OSError, ssl.SSLError):
+            await writer.wait_closed()
 
 
 async def stop_quietly(

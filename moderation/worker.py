@@ -29,7 +29,13 @@ from moderation.config import WorkerSettings, is_topic_name
 from moderation.delivery import deliver
 from moderation.engine import InferenceEngine, Scored
 from moderation.errors import InvalidTextError
-from moderation.kafka_clients import REQUEST_TIMEOUT_MS, consumer_kwargs, producer, stop_quietly
+from moderation.kafka_clients import (
+    REQUEST_TIMEOUT_MS,
+    check_tls,
+    consumer_kwargs,
+    producer,
+    stop_quietly,
+)
 from moderation.offsets import OffsetTracker
 from moderation.policy import Decision, Policy
 from moderation.schema import (
@@ -135,6 +141,7 @@ class Worker:
     async def run(self) -> None:
         """Run until ``request_stop``; then drain within the grace period."""
         s = self.settings
+        await check_tls(s.kafka)
         self._producer = producer(s.kafka)
         self._consumer = AIOKafkaConsumer(
             **consumer_kwargs(

@@ -4,11 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXTRAS="train,bench,replay,embedded,test" source scripts/venv.sh
-if ! command -v prometheus >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-  # The observability tests run a real Prometheus; without it they are skipped, loudly.
+# From Debian, when we may: Prometheus (the observability tests run a real one),
+# stunnel4 and a redis-server built with TLS (the security tests put TLS in front of
+# the broker and run Redis with tls-port and ACL users). Without them those tests
+# are skipped, loudly.
+missing=()
+command -v prometheus >/dev/null || missing+=(prometheus)
+command -v stunnel4 >/dev/null || missing+=(stunnel4)
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  echo "scripts/test.sh: installing ${missing[*]} from Debian" >&2
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-      --no-install-recommends prometheus; } >/dev/null 2>&1 \
-    || echo "scripts/test.sh: could not install prometheus; its tests will be skipped" >&2
+      --no-install-recommends "${missing[@]}"; } >/dev/null 2>&1 \
+    || echo "scripts/test.sh: could not install ${missing[*]}; their tests will be skipped" >&2
 fi
 ruff check .
 ruff format --check .
