@@ -73,7 +73,12 @@ def write_card(
             for h in training["history"]
         ],
         "",
-        "The epoch with the best value is kept.",
+        (
+            f"Epoch {training['kept_epoch']} is kept: the last one (the learning rate has "
+            "decayed to zero there; TrainSettings.keep)."
+            if training.get("kept_by") == "last"
+            else "The epoch with the best value is kept."
+        ),
         "",
         "## Thresholds (from validation splits, int8 scores)",
         "",

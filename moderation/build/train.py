@@ -2,7 +2,8 @@
 
 Batches are built from examples sorted by token length (little padding: several
 times faster on a CPU than random batches), then the batch order is shuffled.
-The checkpoint with the best macro-F1 on TweetEval offensive validation is kept.
+The last epoch's checkpoint is kept (``TrainSettings.keep``), or the one with the
+best macro-F1 on TweetEval offensive validation.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -45,7 +46,14 @@ class TrainSettings:
     # Share of toxic examples also trained as an evasive rewrite of themselves.
     evasion_fraction: float = 0.15
     # Copies of the template sentences in the training set (see datasets.training_set).
-    template_repeat: int = 2
+    template_repeat: int = 3
+    # Which epoch to ship: "last" (the schedule has decayed the learning rate to zero
+    # there) or "best_offensive_val" (highest TweetEval offensive val macro-F1, fp32).
+    # "last": in the 2-epoch run of this recipe, epoch 2 was 0.3 points lower on that
+    # one split in fp32 but better on every validation split in int8 (HatEval +1.1,
+    # insults +1.1, ConvAbuse +0.5, TweetEval offensive +0.8) and on the held-out
+    # threat and hate templates; epoch 1 was better on benign identity mentions.
+    keep: Literal["last", "best_offensive_val"] = "last"
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -154,7 +162,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     pad_id = tokenizer.pad_token_id
     lengths = [len(x) for x in train_ids]
     history = []
-    best = -1.0
+    best, kept = -1.0, 0
     best_dir = out_dir / "best"
     log.info("training on %d examples, %d steps", len(train_set), total)
     for epoch in range(settings.epochs):
@@ -190,8 +198,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         history.append({"epoch": epoch + 1, "offensive_val_macro_f1": f1, "seconds": elapsed})
         log.info("epoch %d: offensive val macro-F1 %.4f (%.0f s)", epoch + 1, f1, elapsed)
         model.save_pretrained(out_dir / f"epoch-{epoch + 1}")
-        if f1 > best:
-            best = f1
+        last = epoch + 1 == settings.epochs
+        if (settings.keep == "last" and last) or (settings.keep != "last" and f1 > best):
+            best, kept = f1, epoch + 1
             model.save_pretrained(best_dir)
             tokenizer.save_pretrained(best_dir)
     (out_dir / "training.json").write_text(
@@ -199,7 +208,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             {
                 "settings": asdict(settings),
                 "history": history,
-                "best_offensive_val_macro_f1": best,
+                "kept_epoch": kept,
+                "kept_by": settings.keep,
+                "kept_offensive_val_macro_f1": best,
                 "train_examples": len(train_set),
                 "train_sources": _count_sources(train_set),
             },
