@@ -578,8 +578,8 @@ class Worker:
             failure = await deliver(
                 self._producer, topic, None, record.key, headers, deadline_s=None
             )
-        metrics.DEAD_LETTERS.labels(problem.kind).inc()
         if failure is None:
+            metrics.DEAD_LETTERS.labels(problem.kind).inc()
             self.dead_letters_sent += 1
             return True
         metrics.UNDELIVERABLE.labels("dead_letter", failure.error).inc()
