@@ -61,6 +61,11 @@ THREAT_VERBS = [
     "torture",
     "drown",
     "run over",
+    "punch",
+    "kick the life out of",
+    "knock out",
+    "batter",
+    "cut",
 ]
 DEATH_WISHES = [
     "rot in hell",
@@ -82,6 +87,8 @@ SELF_HARM = [
     "unalive yourself",
 ]
 PLACES = ["job", "gym", "apartment", "church", "work", "party", "class"]
+# Weapons named in threats; the evaluation suite holds out others (gun, knife).
+WEAPONS = ["bat", "machete", "rifle", "crowbar", "pistol", "shotgun", "axe"]
 
 THREAT_FRAMES = [
     "I swear I'm going to {verb} you",
@@ -93,6 +100,14 @@ THREAT_FRAMES = [
     "tomorrow at your {place} I will {verb} you, no joke",
     "keep talking and see if I don't {verb} you",
     "you're dead meat, I'll {verb} you",
+]
+# Threats by showing up armed: no verb of harm, the weapon says it.
+ARMED_FRAMES = [
+    "I'll be outside your {place} tonight with a {weapon}",
+    "bringing my {weapon} to your {place} on monday, see you there",
+    "wait for me after {place}, I've got a {weapon} with your name on it",
+    "see you at your {place}, I'm bringing a {weapon}",
+    "showing up at your {place} with a {weapon}, you've been warned",
 ]
 WISH_FRAMES = [
     "I really hope you {wish}",
@@ -209,6 +224,18 @@ HATE_FRAMES = [
     "{group} don't belong here.",
     "every {member} is a criminal.",
     "{group} are vermin.",
+    "{group} are savages.",
+    "{group} are beasts.",
+    "{group} are pigs.",
+    "{group} are dogs, all of them.",
+    "{group} are cockroaches.",
+    "{group} are less than human.",
+    "I loathe {group}.",
+    "I detest every {member} I meet.",
+    "I'm disgusted by {group}.",
+    "{group} are scum.",
+    "{group} are a plague.",
+    "{group} are trash and always will be.",
 ]
 
 
@@ -220,6 +247,7 @@ def template_examples() -> list[Example]:
     """Every template example with its targets (threat implies toxic)."""
     threats = (
         fill_slots(THREAT_FRAMES, verb=THREAT_VERBS, place=PLACES)
+        + fill_slots(ARMED_FRAMES, place=PLACES, weapon=WEAPONS)
         + fill_slots(WISH_FRAMES, wish=DEATH_WISHES)
         + fill_slots(SELF_HARM_FRAMES, act=SELF_HARM)
     )

@@ -32,7 +32,14 @@ def test_no_evaluation_example_is_a_training_example() -> None:
 def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
     threats = [e.text for e in template_examples() if e.targets[3] == 1]
     held_out = {"hurt", "stab", "beat", "kill", "die", "choke", "hang", "bleach", "kys"}
+    held_out |= {"gun", "knife", "school", "house", "office"}  # armed-threat slots
     assert not _words(threats) & held_out
+
+
+def test_hate_predicates_of_the_evaluation_suite_are_not_trained_on() -> None:
+    hate = [e.text for e in template_examples() if e.source == "templates-hate"]
+    assert "animals" not in _words(hate)
+    assert not any(t.lower().startswith("i hate ") for t in hate)
 
 
 def test_every_template_head_sees_both_classes() -> None:
