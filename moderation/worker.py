@@ -319,7 +319,7 @@ class Worker:
                 "deciding failed at %s/%d@%d", record.topic, record.partition, record.offset
             )
             outcome = self._failed(record, exc)
-        sends: list[Coroutine[Any, Any, bool]] = []
+        sends: list[Coroutine[Any, Any, None]] = []
         if outcome.dead_letter is not None:
             sends.append(self._dead_letter(record, outcome.dead_letter))
         if outcome.verdict is not None:
@@ -518,7 +518,7 @@ class Worker:
 
     # -- producing and committing ------------------------------------------------------
 
-    async def _reply(self, record: Any, verdict: Verdict) -> bool:
+    async def _reply(self, record: Any, verdict: Verdict) -> None:
         """Send the verdict; if it cannot be written, dead-letter the message instead.
 
         Retriable errors are retried until the reply deadline, a final one (record too
@@ -541,7 +541,7 @@ class Worker:
         )
         if failure is None:
             self.verdicts_sent += 1
-            return True
+            return
         metrics.UNDELIVERABLE.labels("verdict", failure.error).inc()
         log.error(
             "verdict for %s/%d@%d not delivered: %s; the message goes to %s",
@@ -553,11 +553,10 @@ class Worker:
         )
         problem = InvalidRecord("reply_failed", failure.describe(), verdict.message_id)
         await self._dead_letter(record, problem, [(REPLY_TOPIC_HEADER, topic.encode())])
-        return False
 
     async def _dead_letter(
         self, record: Any, problem: InvalidRecord, extra: list[tuple[str, bytes]] | None = None
-    ) -> bool:
+    ) -> None:
         """Copy the record to the dead-letter topic with what was wrong.
 
         Retriable errors are retried without end: the dead-letter topic is where a
@@ -581,7 +580,7 @@ class Worker:
         if failure is None:
             metrics.DEAD_LETTERS.labels(problem.kind).inc()
             self.dead_letters_sent += 1
-            return True
+            return
         metrics.UNDELIVERABLE.labels("dead_letter", failure.error).inc()
         log.error(
             "dead letter for %s/%d@%d (%s) not delivered: %s; moving on",
@@ -591,7 +590,6 @@ class Worker:
             problem.kind,
             failure.describe(),
         )
-        return False
 
     async def _commit_loop(self) -> None:
         interval = self.settings.commit_interval_ms / 1000
