@@ -8,7 +8,7 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 python3 -m venv "$scratch/venv"
 "$scratch/venv/bin/pip" install -q --upgrade pip
-"$scratch/venv/bin/pip" install -q ".[train,bench,replay,embedded,test]" aiohttp
+"$scratch/venv/bin/pip" install -q ".[train,bench,replay,spark,embedded,test]" aiohttp
 {
   echo "# Pinned versions for CI, scripts/venv.sh and deploy/Dockerfile (pip install -c)."
   echo "# Made by scripts/lock.sh on $(date -u +%Y-%m-%d) with $("$scratch/venv/bin/python" --version)."

@@ -3,12 +3,13 @@
 # may), lint, and run the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-EXTRAS="train,bench,replay,embedded,test" source scripts/venv.sh
+EXTRAS="train,bench,replay,spark,embedded,test" source scripts/venv.sh
 # From Debian, when we may: Prometheus (the observability tests run a real one),
 # stunnel4 and a redis-server built with TLS (the security tests put TLS in front of
 # the broker and run Redis with tls-port and ACL users). Without them those tests
-# are skipped, loudly.
+# are skipped, loudly. And a headless Java runtime for the Spark replay tests.
 missing=()
+command -v java >/dev/null || missing+=(default-jre-headless)
 command -v prometheus >/dev/null || missing+=(prometheus)
 command -v stunnel4 >/dev/null || missing+=(stunnel4)
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)

@@ -283,11 +283,10 @@ def _verdict_row(
     row: Row, scores: list[float], facts: dict[str, Any], include_text: bool
 ) -> dict[str, Any]:
     by_label = dict(zip(facts["labels"], scores, strict=True))
-    nudge = any(by_label[k] >= t for k, t in facts["thresholds"].items() if k in by_label)
     out: dict[str, Any] = {
         "ref": row.ref,
         "id": row.id,
-        "decision": "nudge" if nudge else "allow",
+        "decision": facts["policy"].decide(by_label),
         "scores": by_label,
         "model": facts["id"],
     }
@@ -367,7 +366,7 @@ def replay(opts: Options) -> Summary:
             if isinstance(res, tuple):
                 errs.append({"ref": item.ref, "id": item.id, "error": res[0], "detail": res[1]})
                 continue
-            v = _verdict_row(item, res, facts, opts.include_text)
+            v = _verdict_row(item, res.scores, facts, opts.include_text)
             rows_out.append(v)
             if item.labels is not None:
                 labelled.append((item.labels, v["scores"]))

@@ -15,6 +15,7 @@ import os
 import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from moderation.classifier import Classifier, Encoded
@@ -27,13 +28,30 @@ MEMO_ENTRIES = 200_000
 _classifier: Classifier | None = None
 _memo: dict[bytes, list[float]] = {}
 
-Result = list[float] | tuple[str, str]  # scores, or (error code, detail)
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One message's scores (in the model's label order), as the live path scores it."""
+
+    scores: list[float]
+    tokens: int
+    truncated: bool
+
+
+Result = Scored | tuple[str, str]  # scores, or (error code, detail)
+
+
+def load(settings: ClassifierSettings) -> Classifier:
+    """Load this process's classifier (once per process; Spark executors call it too)."""
+    global _classifier
+    if _classifier is None:
+        _classifier = Classifier(settings)
+    return _classifier
 
 
 def init(settings: ClassifierSettings) -> None:
     """Process initializer: load the model once; exit if the replay process dies."""
-    global _classifier
-    _classifier = Classifier(settings)
+    load(settings)
     parent = os.getppid()
 
     def watch() -> None:
@@ -58,6 +76,7 @@ def score_texts(texts: list[str], batch_size: int = 1) -> list[Result]:
     if c is None:
         raise RuntimeError("scoring process not initialised")
     out: list[Result | None] = [None] * len(texts)
+    encoded: list[Encoded | None] = [None] * len(texts)
     todo: dict[bytes, tuple[Encoded, list[int]]] = {}
     for i, text in enumerate(texts):
         try:
@@ -65,10 +84,11 @@ def score_texts(texts: list[str], batch_size: int = 1) -> list[Result]:
         except InvalidTextError as exc:
             out[i] = (exc.code, str(exc))
             continue
+        encoded[i] = enc
         key = enc.ids.tobytes()
         hit = _memo.get(key)
         if hit is not None:
-            out[i] = hit
+            out[i] = _scored(hit, enc)
         elif key in todo:
             todo[key][1].append(i)
         else:
@@ -78,7 +98,7 @@ def score_texts(texts: list[str], batch_size: int = 1) -> list[Result]:
             scores = c.scores(enc).tolist()
             _remember(key, scores)
             for r in rows:
-                out[r] = scores
+                out[r] = _scored(scores, encoded[r])
     else:
         by_length: dict[int, list[bytes]] = defaultdict(list)
         for key, (enc, _) in todo.items():
@@ -91,17 +111,31 @@ def score_texts(texts: list[str], batch_size: int = 1) -> list[Result]:
                     scores = row.tolist()
                     _remember(k, scores)
                     for r in todo[k][1]:
-                        out[r] = scores
+                        out[r] = _scored(scores, encoded[r])
     return [r if r is not None else ("internal_error", "not scored") for r in out]
 
 
+def _scored(scores: list[float], enc: Encoded | None) -> Scored:
+    # The same ids score the same; truncation belongs to the text that made them.
+    assert enc is not None
+    return Scored(scores, enc.tokens, enc.truncated)
+
+
 def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
-    """Model id, labels and thresholds, without loading the session."""
+    """Model id, labels, thresholds and the live policy, without loading the session.
+
+    Raises ConfigError when the threshold overrides name a label the model lacks,
+    exactly as the worker refuses to start.
+    """
     from moderation.classifier import load_manifest
+    from moderation.policy import Policy
 
     manifest = load_manifest(settings.model_dir)
+    labels = tuple(manifest["labels"])
+    policy = Policy.for_model(labels, manifest["thresholds"], settings.thresholds)
     return {
         "id": manifest["id"],
-        "labels": list(manifest["labels"]),
-        "thresholds": {**manifest["thresholds"], **settings.thresholds},
+        "labels": list(labels),
+        "thresholds": dict(policy.thresholds),
+        "policy": policy,
     }

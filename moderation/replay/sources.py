@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
@@ -121,32 +121,35 @@ def read_jsonl(path: Path, fields: Fields) -> Iterator[Item]:
 def read_csv(path: Path, fields: Fields) -> Iterator[Item]:
     """A CSV with a header row; line numbers are the file's (header is line 1)."""
     with path.open("rb") as raw:
-        fh = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="")
-        reader = csv.DictReader(fh)
+        yield from csv_items(path.name, raw, fields)
+
+
+def csv_items(name: str, raw: IO[bytes], fields: Fields) -> Iterator[Item]:
+    """The rows of one CSV stream (header first), named ``name:line``."""
+    fh = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="")
+    reader = csv.DictReader(fh)
+    try:
+        header = reader.fieldnames or []
+    except UnicodeDecodeError as exc:
+        yield BadRow(f"{name}:1", "undecodable", str(exc))
+        return
+    if fields.text not in header:
+        yield BadRow(f"{name}:1", "missing_column", f"no {fields.text!r} column")
+        return
+    while True:
+        start = reader.line_num + 1
         try:
-            header = reader.fieldnames or []
-        except UnicodeDecodeError as exc:
-            yield BadRow(f"{path.name}:1", "undecodable", str(exc))
+            rec = next(reader)
+        except StopIteration:
             return
-        if fields.text not in header:
-            yield BadRow(f"{path.name}:1", "missing_column", f"no {fields.text!r} column")
-            return
-        line = 1
-        while True:
-            start = reader.line_num + 1
-            try:
-                rec = next(reader)
-            except StopIteration:
-                return
-            except (UnicodeDecodeError, csv.Error) as exc:
-                yield BadRow(f"{path.name}:{start}", "unreadable", str(exc)[:200])
-                return  # the stream position is unknown after a decode error
-            line = start
-            ref = f"{path.name}:{line}"
-            if None in rec:
-                yield BadRow(ref, "extra_columns", f"{len(rec[None])} more cells than columns")
-                continue
-            yield make_row(ref, rec, fields, ref)
+        except (UnicodeDecodeError, csv.Error) as exc:
+            yield BadRow(f"{name}:{start}", "unreadable", str(exc)[:200])
+            return  # the stream position is unknown after a decode error
+        ref = f"{name}:{start}"
+        if None in rec:
+            yield BadRow(ref, "extra_columns", f"{len(rec[None])} more cells than columns")
+            continue
+        yield make_row(ref, rec, fields, ref)
 
 
 def read_file(path: Path, fields: Fields) -> Iterator[Item]:
