@@ -148,6 +148,7 @@ BENCH_SUITES = {
     "cache": "cache",
     "prometheus": "promagree",
     "replay": "replay",
+    "spark": "spark",
     "client": "client",
     "normalize": "normalize",
 }

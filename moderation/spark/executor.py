@@ -21,8 +21,9 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
+from moderation.classifier import Classifier
 from moderation.config import ClassifierSettings
-from moderation.errors import ModelLoadError
+from moderation.errors import InvalidTextError, ModelLoadError
 from moderation.policy import Policy
 from moderation.replay import scoring
 from moderation.replay.sources import BadRow, Fields, Item, Row, csv_items, make_row
@@ -93,13 +94,14 @@ def _classifier_settings(plan: Plan) -> ClassifierSettings:
     )
 
 
-def _load(plan: Plan) -> None:
+def _load(plan: Plan) -> Classifier:
     c = scoring.load(_classifier_settings(plan))
     if c.model_id != plan.model_id:
         raise ModelLoadError(
             f"executor loaded model {c.model_id}, the job was planned for {plan.model_id}: "
             "one Python worker cannot serve two models; use one model per Spark application"
         )
+    return c
 
 
 def parse_line(ref: str, line: str, fields: Fields) -> Item | None:
@@ -217,6 +219,40 @@ def _score(plan: Plan, items: list[Item]) -> list[scoring.Result | None]:
     rows = [i for i in items if isinstance(i, Row)]
     scored = iter(scoring.score_texts([r.text for r in rows], plan.batch_size))
     return [next(scored) if isinstance(i, Row) else None for i in items]
+
+
+ERROR_FIELDS = [
+    pa.field("ref", pa.string()),
+    pa.field("id", pa.string()),
+    pa.field("error", pa.string()),
+    pa.field("detail", pa.string()),
+]
+
+
+def error_batches(plan: Plan, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    """The replay's bad rows alone: read and tokenized as for scoring, never run through
+    the model, so writing them apart costs no second inference pass and no cache."""
+    c = _load(plan)
+    schema = pa.schema(ERROR_FIELDS)
+    for batch in batches:
+        cols: dict[str, list[Any]] = {f.name: [] for f in ERROR_FIELDS}
+        for item in _replay_items(batch, plan.fields):
+            if isinstance(item, BadRow):
+                found: tuple[str | None, str, str] | None = (None, item.error, item.detail)
+            else:
+                try:
+                    c.encode(item.text)
+                    found = None
+                except InvalidTextError as exc:
+                    found = (item.id, exc.code, str(exc))
+            if found is not None:
+                cols["ref"].append(item.ref)
+                cols["id"].append(found[0])
+                cols["error"].append(found[1])
+                cols["detail"].append(found[2])
+        yield pa.RecordBatch.from_arrays(
+            [pa.array(cols[f.name], f.type) for f in ERROR_FIELDS], schema=schema
+        )
 
 
 def score_batches(plan: Plan, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:

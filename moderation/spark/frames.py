@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import sys
 import tempfile
+import zipfile
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,8 +57,13 @@ def ship_model(spark: SparkSession, model_dir: Path, model_id: str) -> str:
     if key in _shipped:
         return _shipped[key]
     name = f"moderation-model-{model_id.replace('@', '-')}"
-    staging = Path(tempfile.mkdtemp(prefix="moderation-spark-"))
-    archive = shutil.make_archive(str(staging / name), "zip", root_dir=model_dir)
+    archive = Path(tempfile.mkdtemp(prefix="moderation-spark-")) / f"{name}.zip"
+    # Stored, not deflated: int8 weights barely compress, and deflating them took
+    # seconds of every job's start.
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_STORED) as zf:
+        for f in sorted(model_dir.rglob("*")):
+            if f.is_file():
+                zf.write(f, f.relative_to(model_dir).as_posix())
     sc.addArchive(f"{archive}#{name}")
     _shipped[key] = name
     log.info("model %s shipped to executors as archive %s", model_id, name)

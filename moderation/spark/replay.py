@@ -30,8 +30,10 @@ from moderation.replay import report
 from moderation.replay.run import ReplayError
 from moderation.replay.sources import Fields
 from moderation.spark.executor import (
+    ERROR_FIELDS,
     INPUT_FIELDS,
     SCORE_PREFIX,
+    error_batches,
     parse_csv_files,
     replay_fields,
     score_batches,
@@ -160,7 +162,8 @@ def _numbered(spark: SparkSession, df: DataFrame) -> DataFrame:
     """``ref`` for every row: its split's first row number plus its place in the split."""
     from pyspark.sql import functions as F
 
-    df = df.cache()
+    # Read twice (here and in the job), not cached: the scan is cheap next to scoring,
+    # and monotonically_increasing_id is the same for the same files and splits.
     splits = df.groupBy("path", "block").agg(F.count("*").alias("n"), F.min("mid").alias("m0"))
     firsts: list[tuple[str, int, int]] = []
     done: dict[str, int] = {}
@@ -195,6 +198,9 @@ def replay_spark(opts: SparkOptions) -> SparkSummary:
     if not opts.output.rstrip("/").endswith(".parquet"):
         raise ReplayError(f"{opts.output}: the spark engine writes Parquet; end it in .parquet")
     out_path, err_path, local = _paths(opts.output)
+    for path in (out_path, err_path):
+        if not opts.overwrite and "://" not in path and Path(path).exists():
+            raise ReplayError(f"{path} exists: pass --overwrite")
     t0 = time.monotonic()
     spark = session(opts.master)
     cores = spark.sparkContext.defaultParallelism
@@ -209,28 +215,24 @@ def replay_spark(opts: SparkOptions) -> SparkSummary:
     if rows.rdd.getNumPartitions() < want:
         rows = rows.repartition(want)
     tasks = rows.rdd.getNumPartitions()
-    scored = rows.mapInArrow(
-        partial(score_batches, plan), spark_schema(replay_fields(plan))
-    ).persist()
+    scored = rows.mapInArrow(partial(score_batches, plan), spark_schema(replay_fields(plan)))
+    bad_rows = rows.mapInArrow(partial(error_batches, plan), spark_schema(ERROR_FIELDS))
     mode = "overwrite" if opts.overwrite else "errorifexists"
-    verdicts = scored.where(F.col("error").isNull()).drop("error", "detail")
-    errors = scored.where(F.col("error").isNotNull()).select("ref", "id", "error", "detail")
     try:
-        verdicts.write.mode(mode).parquet(out_path)
-        errors.write.mode(mode).parquet(err_path)
+        # One inference pass: the verdicts. The errors come from a pass that reads and
+        # tokenizes but never runs the model (no cache of the scored rows needed).
+        scored.where(F.col("error").isNull()).drop("error", "detail").write.mode(mode).parquet(
+            out_path
+        )
+        bad_rows.write.mode(mode).parquet(err_path)
     except AnalysisException as exc:
         if "already exists" in str(exc) or "PATH_ALREADY_EXISTS" in str(exc):
             raise ReplayError(f"{out_path} or {err_path} exists: pass --overwrite") from None
         raise
-    counts = {
-        r["bad"]: r["n"]
-        for r in scored.groupBy(F.col("error").isNotNull().alias("bad"))
-        .agg(F.count("*").alias("n"))
-        .collect()
-    }
+    written = spark.read.parquet(out_path)
     summary = SparkSummary(
-        scored=counts.get(False, 0),
-        bad=counts.get(True, 0),
+        scored=written.count(),  # from the Parquet footers
+        bad=spark.read.parquet(err_path).count(),
         master=spark.sparkContext.master,
         cores=cores,
         tasks=tasks,
@@ -238,8 +240,7 @@ def replay_spark(opts: SparkOptions) -> SparkSummary:
     )
     summary.rows = summary.scored + summary.bad
     if opts.report:
-        summary.report_files = _report(scored, plan.labels, plan.thresholds, plan.model_id, local)
-    scored.unpersist()
+        summary.report_files = _report(written, plan.labels, plan.thresholds, plan.model_id, local)
     summary.seconds = time.monotonic() - t0
     return summary
 
@@ -251,15 +252,13 @@ def _report(
     model_id: str,
     base: Path,
 ) -> list[str]:
-    """The native replay's report from the labelled rows (streamed to the driver)."""
+    """The native replay's report from the written verdicts' labelled rows (streamed)."""
     from pyspark.sql import functions as F
 
     cols = [SCORE_PREFIX + label for label in labels]
     labelled = [
         (orjson.loads(r["labels"]), dict(zip(labels, (r[c] for c in cols), strict=True)))
-        for r in scored.where(F.col("labels").isNotNull() & F.col("error").isNull())
-        .select("labels", *cols)
-        .toLocalIterator()
+        for r in scored.where(F.col("labels").isNotNull()).select("labels", *cols).toLocalIterator()
     ]
     if not labelled:
         return []
