@@ -149,6 +149,7 @@ BENCH_SUITES = {
     "prometheus": "promagree",
     "replay": "replay",
     "spark": "spark",
+    "quant": "quant",
     "client": "client",
     "normalize": "normalize",
 }

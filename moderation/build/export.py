@@ -159,17 +159,33 @@ def classifier_row_only(src: Path, dst: Path) -> None:
     onnx.save(model, str(dst))
 
 
-def quantize(src: Path, dst: Path) -> None:
-    """Dynamic int8: signed int8 weights, uint8 activations, which AVX-512 VNNI runs natively."""
+# Dynamic int8 settings by name. "s8" is the shipped one; the others are what ONNX
+# Runtime's quantization guide suggests trying on CPUs without VNNI, where the u8s8
+# multiply-add (VPMADDUBSW) can saturate. `moderation bench quant` measures them all.
+QUANT_SETTINGS: dict[str, dict[str, bool | str]] = {
+    "s8": {"weights": "s8", "per_channel": False, "reduce_range": False},
+    "s8-per-channel": {"weights": "s8", "per_channel": True, "reduce_range": False},
+    "s8-reduce-range": {"weights": "s8", "per_channel": False, "reduce_range": True},
+    "s8-per-channel-reduce-range": {"weights": "s8", "per_channel": True, "reduce_range": True},
+    "u8": {"weights": "u8", "per_channel": False, "reduce_range": False},
+}
+
+
+def quantize(src: Path, dst: Path, setting: str = "s8") -> None:
+    """Dynamic int8: signed int8 weights, uint8 activations, which AVX-512 VNNI runs natively.
+
+    ``setting`` names one of QUANT_SETTINGS (the default is what ships).
+    """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
+    opts = QUANT_SETTINGS[setting]
     quantize_dynamic(
         str(src),
         str(dst),
-        weight_type=QuantType.QInt8,
-        per_channel=False,
-        reduce_range=False,
+        weight_type=QuantType.QInt8 if opts["weights"] == "s8" else QuantType.QUInt8,
+        per_channel=bool(opts["per_channel"]),
+        reduce_range=bool(opts["reduce_range"]),
         op_types_to_quantize=["MatMul", "Attention", "Gemm"],
         # Shape inference cannot see through the fused com.microsoft ops.
         extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},

@@ -8,8 +8,10 @@ name carries the model id, so two models never collide in one application.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -36,10 +38,15 @@ _shipped: dict[tuple[int, str], str] = {}
 def session(master: str | None = None, app: str = "moderation-replay") -> SparkSession:
     """The active SparkSession, or a new one (``master`` None: Spark's default).
 
-    Executors in local mode run this interpreter unless PYSPARK_PYTHON says otherwise,
-    so they import the same ``moderation`` and onnxruntime as the driver.
+    When this process starts Spark itself in local mode, its Python workers run this
+    interpreter unless PYSPARK_PYTHON says otherwise, so they import the same
+    ``moderation`` and onnxruntime as the driver. Under spark-submit (which sets
+    PYSPARK_GATEWAY_PORT) or with a cluster master, the cluster's settings decide
+    (``spark.pyspark.python``; docs/replay.md).
     """
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    own_jvm = "PYSPARK_GATEWAY_PORT" not in os.environ
+    if own_jvm and (master is None or master.startswith("local")):
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName(app)
@@ -57,7 +64,10 @@ def ship_model(spark: SparkSession, model_dir: Path, model_id: str) -> str:
     if key in _shipped:
         return _shipped[key]
     name = f"moderation-model-{model_id.replace('@', '-')}"
-    archive = Path(tempfile.mkdtemp(prefix="moderation-spark-")) / f"{name}.zip"
+    staging = Path(tempfile.mkdtemp(prefix="moderation-spark-"))
+    # Served to executors for the application's life, which ends with this process.
+    atexit.register(shutil.rmtree, staging, ignore_errors=True)
+    archive = staging / f"{name}.zip"
     # Stored, not deflated: int8 weights barely compress, and deflating them took
     # seconds of every job's start.
     with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_STORED) as zf:
