@@ -18,7 +18,6 @@ import pytest
 
 from moderation.bench.model import chat_messages
 from moderation.classifier import Classifier
-from moderation.config import ClassifierSettings
 from moderation.policy import Policy
 from moderation.replay.run import ReplayError
 from moderation.replay.sources import MAX_TEXT_CHARS, Fields
@@ -63,9 +62,9 @@ def spark() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def live() -> tuple[Classifier, Policy]:
-    c = Classifier(ClassifierSettings())  # the worker's own configuration
-    return c, Policy.for_model(c.labels, c.manifest["thresholds"], {})
+def live(classifier: Classifier) -> tuple[Classifier, Policy]:
+    """The shipped model as the worker runs it (tests/conftest.py), and its policy."""
+    return classifier, Policy.for_model(classifier.labels, classifier.manifest["thresholds"], {})
 
 
 def test_jsonl_and_parquet_every_good_row_once_scored_as_live(

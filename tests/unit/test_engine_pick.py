@@ -134,11 +134,18 @@ def test_service_times_are_safe_across_threads() -> None:
     t = ServiceTimes()
     stop = threading.Event()
 
+    recorded = []
+    failures: list[BaseException] = []
+
     def record() -> None:
         n = 0
-        while not stop.is_set():
-            n += 1
-            t.observe(8 * (n % 5000), 0.001)
+        try:
+            while not stop.is_set():
+                n += 1
+                t.observe(8 * (n % 5000), 0.001)
+        except BaseException as exc:  # a failure here must fail the test, not vanish
+            failures.append(exc)
+        recorded.append(n)
 
     import sys
 
@@ -146,10 +153,18 @@ def test_service_times_are_safe_across_threads() -> None:
     sys.setswitchinterval(1e-6)  # switch threads as often as possible
     writer = threading.Thread(target=record)
     writer.start()
+    estimates = []
     try:
         for _ in range(2_000):
-            t.estimate(8 * 5000)
+            estimates.append(t.estimate(8 * 5000))
     finally:
         stop.set()
         writer.join()
         sys.setswitchinterval(interval)
+    assert not failures, failures
+    assert recorded and recorded[0] > 0, "the writer never ran alongside the estimates"
+    # A torn read would show as a NaN, an infinity or a negative time.
+    assert all(e >= 0 and e != float("inf") for e in estimates)
+    # Every observation was 1 ms, whatever its length: so is the estimate at a length
+    # the writer measured first (how far it got depends on scheduling).
+    assert abs(t.estimate(8) - 0.001) < 1e-6

@@ -14,4 +14,8 @@ def test_undecodable_bytes_hash_as_they_arrived() -> None:
 
 
 def test_lone_surrogate_from_json_still_hashes() -> None:
-    assert len(text_sha256("x\ud800y")) == 64
+    # JSON's "\ud800" is no byte that arrived: it hashes as its surrogate-pass encoding,
+    # distinct from both neighbours' hashes and from the replacement character's.
+    expected = hashlib.sha256(b"x\xed\xa0\x80y").hexdigest()
+    assert text_sha256("x\ud800y") == expected
+    assert expected not in (text_sha256("xy"), text_sha256("x\ufffdy"))
