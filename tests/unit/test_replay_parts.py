@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from moderation.policy import Policy
 from moderation.replay.report import quality
 from moderation.replay.sources import BadRow, Fields, Row, parse_labels, parse_point, read_jsonl
 
@@ -69,11 +70,16 @@ def test_quality_counts_and_sweep() -> None:
     assert at_030["recall"] == 1.0 and at_030["precision"] == pytest.approx(2 / 3)
 
 
-def test_quality_of_any_label_uses_the_policy() -> None:
+def test_quality_of_any_label_agrees_with_the_live_policy() -> None:
     thresholds = {"toxic": 0.5, "insult": 0.2}
     rows = [
         ({"nudge": 1}, {"toxic": 0.1, "insult": 0.3}),  # insult over its threshold
         ({"nudge": 0}, {"toxic": 0.4, "insult": 0.1}),
+        ({"nudge": 1}, {"toxic": 0.5, "insult": 0.0}),  # exactly at a threshold nudges
+        ({"nudge": 0}, {"toxic": 0.49999, "insult": 0.19999}),
     ]
     (q,) = quality(rows, thresholds)
-    assert (q.tp, q.fp, q.fn, q.tn) == (1, 0, 0, 1)
+    assert (q.tp, q.fp, q.fn, q.tn) == (2, 0, 0, 2)
+    # The report's "nudge" at ratio 1.0 is the worker's decision, row by row.
+    policy = Policy(thresholds)
+    assert [policy.decide(s) == "nudge" for _, s in rows] == [bool(t["nudge"]) for t, _ in rows]
