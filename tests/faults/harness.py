@@ -202,8 +202,11 @@ class Ledger:
         )
 
     def p99(self, sent_from: float = 0, sent_until: float = float("inf")) -> float:
+        return self.percentile(99, sent_from, sent_until)
+
+    def percentile(self, q: float, sent_from: float = 0, sent_until: float = float("inf")) -> float:
         lat = self.latencies_ms(sent_from, sent_until)
-        return float(np.percentile(lat, 99)) if lat.size else float("nan")
+        return float(np.percentile(lat, q)) if lat.size else float("nan")
 
     def result(
         self,
