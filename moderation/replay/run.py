@@ -301,12 +301,7 @@ def replay(opts: Options) -> Summary:
     """Run (or resume) one replay; raises ReplayError on unusable options."""
     if opts.batch_size < 1 or opts.chunk < 1 or opts.rate < 0 or opts.workers < 0:
         raise ReplayError("batch size and chunk must be >= 1; rate and workers >= 0")
-    if opts.batch_size > 1:
-        log.warning(
-            "batch size %d: scores depend on batch neighbours with dynamic int8 and will not "
-            "match the live path (docs/replay.md); use batch size 1 for audits and tuning",
-            opts.batch_size,
-        )
+    scoring.warn_if_batched(opts.batch_size)
     facts = scoring.model_facts(opts.classifier)
     out = Output(opts.output, facts["labels"], opts.kafka)
     if out.topic is not None and opts.checkpoint is None:

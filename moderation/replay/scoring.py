@@ -11,6 +11,7 @@ for more speed, and gives up exact agreement with the live path.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -119,6 +120,16 @@ def _scored(scores: list[float], enc: Encoded | None) -> Scored:
     # The same ids score the same; truncation belongs to the text that made them.
     assert enc is not None
     return Scored(scores, enc.tokens, enc.truncated)
+
+
+def warn_if_batched(batch_size: int) -> None:
+    """Batched scores are not the live path's: say so once per run, wherever it runs."""
+    if batch_size > 1:
+        logging.getLogger("moderation.replay").warning(
+            "batch size %d: scores depend on batch neighbours with dynamic int8 and will not "
+            "match the live path (docs/replay.md); use batch size 1 for audits and tuning",
+            batch_size,
+        )
 
 
 def model_facts(settings: ClassifierSettings) -> dict[str, Any]:

@@ -101,21 +101,25 @@ def read_jsonl(path: Path, fields: Fields) -> Iterator[Item]:
     """One JSON object per line; blank lines are skipped but keep their numbers."""
     with path.open("rb") as fh:
         for n, line in enumerate(fh, 1):
-            ref = f"{path.name}:{n}"
-            if not line.strip():
-                continue
-            try:
-                obj = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                try:  # the standard library accepts escaped lone surrogates
-                    obj = json.loads(line.decode("utf-8"))
-                except (UnicodeDecodeError, ValueError) as exc:
-                    yield BadRow(ref, "invalid_json", str(exc)[:200])
-                    continue
-            if not isinstance(obj, dict):
-                yield BadRow(ref, "not_an_object", f"line holds a {type(obj).__name__}")
-                continue
-            yield make_row(ref, obj, fields, ref)
+            item = parse_json_line(f"{path.name}:{n}", line, fields)
+            if item is not None:
+                yield item
+
+
+def parse_json_line(ref: str, line: bytes | str, fields: Fields) -> Item | None:
+    """One JSONL line as a row or a bad row; None for a blank line."""
+    if not line.strip():
+        return None
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        try:  # the standard library accepts escaped lone surrogates
+            obj = json.loads(line.decode("utf-8") if isinstance(line, bytes) else line)
+        except (UnicodeDecodeError, ValueError) as exc:
+            return BadRow(ref, "invalid_json", str(exc)[:200])
+    if not isinstance(obj, dict):
+        return BadRow(ref, "not_an_object", f"line holds a {type(obj).__name__}")
+    return make_row(ref, obj, fields, ref)
 
 
 def read_csv(path: Path, fields: Fields) -> Iterator[Item]:

@@ -12,7 +12,6 @@ it sees only Arrow record batches.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +25,15 @@ from moderation.config import ClassifierSettings
 from moderation.errors import InvalidTextError, ModelLoadError
 from moderation.policy import Policy
 from moderation.replay import scoring
-from moderation.replay.sources import BadRow, Fields, Item, Row, csv_items, make_row
+from moderation.replay.sources import (
+    BadRow,
+    Fields,
+    Item,
+    Row,
+    csv_items,
+    make_row,
+    parse_json_line,
+)
 
 # Columns every scored row gains, after the per-label score columns' prefix.
 SCORE_PREFIX = "score_"
@@ -104,22 +111,6 @@ def _load(plan: Plan) -> Classifier:
     return c
 
 
-def parse_line(ref: str, line: str, fields: Fields) -> Item | None:
-    """One JSONL line as the native replay reads it; None for a blank line."""
-    if not line.strip():
-        return None
-    try:
-        obj = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        try:  # the standard library accepts escaped lone surrogates
-            obj = json.loads(line)
-        except ValueError as exc:
-            return BadRow(ref, "invalid_json", str(exc)[:200])
-    if not isinstance(obj, dict):
-        return BadRow(ref, "not_an_object", f"line holds a {type(obj).__name__}")
-    return make_row(ref, obj, fields, ref)
-
-
 # The replay's rows before scoring: named, and either a JSONL line still to parse or
 # parsed fields (text, id, the label as JSON {"v": value}), or an error found reading.
 INPUT_FIELDS = [
@@ -171,7 +162,7 @@ def _replay_items(batch: pa.RecordBatch, fields: Fields) -> list[Item]:
     for i, ref in enumerate(cols["ref"]):
         line = cols["line"][i]
         if line is not None:
-            item = parse_line(ref, line, fields)
+            item = parse_json_line(ref, line, fields)
             if item is not None:
                 items.append(item)
             continue

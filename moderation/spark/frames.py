@@ -92,12 +92,7 @@ def plan_for(
     """Model facts read on the driver (overrides checked), and the model shipped."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-    if batch_size > 1:
-        log.warning(
-            "batch size %d: scores depend on batch neighbours with dynamic int8 and will not "
-            "match the live path (docs/replay.md); use batch size 1 for audits and tuning",
-            batch_size,
-        )
+    scoring.warn_if_batched(batch_size)
     facts = scoring.model_facts(settings)
     archive = ship_model(spark, settings.model_dir, facts["id"]) if ship else None
     return Plan(

@@ -83,3 +83,16 @@ def test_quality_of_any_label_agrees_with_the_live_policy() -> None:
     # The report's "nudge" at ratio 1.0 is the worker's decision, row by row.
     policy = Policy(thresholds)
     assert [policy.decide(s) == "nudge" for _, s in rows] == [bool(t["nudge"]) for t, _ in rows]
+
+
+def test_batched_scoring_warns_once_and_exact_scoring_never(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from moderation.replay.scoring import warn_if_batched
+
+    with caplog.at_level("WARNING", logger="moderation.replay"):
+        warn_if_batched(1)
+        assert not caplog.records
+        warn_if_batched(16)
+    (record,) = caplog.records
+    assert "batch size 16" in record.getMessage() and "live path" in record.getMessage()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from moderation.replay.sources import BadRow, Fields, Row, read_csv, read_jsonl
+from moderation.replay.sources import BadRow, Fields, Row, parse_json_line, read_csv, read_jsonl
 
 pa = pytest.importorskip("pyarrow", reason="the spark extra is not installed")
 
@@ -15,7 +15,6 @@ from moderation.spark.executor import (  # noqa: E402
     INPUT_FIELDS,
     _replay_items,
     parse_csv_files,
-    parse_line,
 )
 
 CSV = (
@@ -68,7 +67,9 @@ def test_jsonl_lines_read_as_the_native_replay_reads_them(tmp_path: Path) -> Non
     lines += [b'{"text": "\\ud800 lone"}', b'{"text": "x", "label": {"toxic": 2}}']
     (tmp_path / "h.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     native = list(read_jsonl(tmp_path / "h.jsonl", Fields()))
-    ours = [parse_line(f"h.jsonl:{n}", line.decode(), Fields()) for n, line in enumerate(lines, 1)]
+    ours = [
+        parse_json_line(f"h.jsonl:{n}", line.decode(), Fields()) for n, line in enumerate(lines, 1)
+    ]
     assert _as_pairs([i for i in ours if i is not None]) == _as_pairs(native)
     assert ours[1] is None  # a blank line is skipped and unnamed
 
