@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--window", type=int, default=64)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", type=Path, default=Path("bench-results"))
-    p.add_argument("--docs", type=Path, default=Path("docs/benchmarks.md"))
+    p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
     ns = p.parse_args(argv)
     ns.out.mkdir(parents=True, exist_ok=True)
     model = load_classifier(ClassifierSettings(threads=ns.threads))
@@ -258,5 +258,5 @@ def main(argv: list[str] | None = None) -> int:
             f"loopback, {ns.threads} inference threads, {ns.window} messages in flight for "
             f"throughput.\n\n{text}\n"
         )
-        write_docs_section(ns.docs, "bench-cache", body)
+        write_docs_section(Path(ns.docs), "bench-cache", body)
     return 0

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget-ms", type=int, default=50)
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--out", type=Path, default=Path("bench-results"))
-    p.add_argument("--docs", type=Path, default=Path("docs/benchmarks.md"))
+    p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
     ns = p.parse_args(argv)
     ns.out.mkdir(parents=True, exist_ok=True)
     steps = asyncio.run(run(ns))
@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     (ns.out / "bench-client.json").write_text(json.dumps(steps, indent=2))
     if ns.docs:
         write_docs_section(
-            ns.docs, "bench-client", f"Command: `moderation bench client`.\n\n{table}\n\n{note}\n"
+            Path(ns.docs),
+            "bench-client",
+            f"Command: `moderation bench client`.\n\n{table}\n\n{note}\n",
         )
     return 0

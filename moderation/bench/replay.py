@@ -37,6 +37,13 @@ def chat_corpus(n: int, seed: int) -> list[str]:
     return pool[start : start + n] if len(pool) >= n else rng.choices(pool, k=n)
 
 
+def write_history(path: Path, texts: list[str]) -> None:
+    """The messages as replay input: one JSONL object per message, ids in order."""
+    with path.open("wb") as fh:
+        for i, t in enumerate(texts):
+            fh.write(orjson.dumps({"id": str(i), "text": t}) + b"\n")
+
+
 def live_rate(texts: list[str]) -> tuple[float, np.ndarray]:
     """(messages per second, scores) through the worker's own classifier, one at a time."""
     c = Classifier(ClassifierSettings())
@@ -76,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--live-messages", type=int, default=20_000, help="sample for row (a)")
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--out", type=Path, default=Path("bench-results"))
-    p.add_argument("--docs", type=Path, default=Path("docs/benchmarks.md"))
+    p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
     ns = p.parse_args(argv)
     ns.out.mkdir(parents=True, exist_ok=True)
     texts = chat_corpus(ns.messages, ns.seed)
@@ -84,9 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     cores = usable_cores()
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "history.jsonl"
-        with src.open("wb") as fh:
-            for i, t in enumerate(texts):
-                fh.write(orjson.dumps({"id": str(i), "text": t}) + b"\n")
+        write_history(src, texts)
         live, live_scores = live_rate(texts[: ns.live_messages])
         one, exact1 = replay_rate(src, Path(tmp) / "one.jsonl", 1, 1)
         many, exact = replay_rate(src, Path(tmp) / "many.jsonl", cores, 1)
@@ -136,5 +141,5 @@ def main(argv: list[str] | None = None) -> int:
     (ns.out / "bench-replay.json").write_text(json.dumps(result, indent=2))
     if ns.docs:
         body = f"Command: `moderation bench replay`.\n\n{table}\n\n{note}\n"
-        write_docs_section(ns.docs, "bench-replay", body)
+        write_docs_section(Path(ns.docs), "bench-replay", body)
     return 0

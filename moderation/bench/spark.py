@@ -22,9 +22,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-import orjson
 
-from moderation.bench.replay import chat_corpus, live_rate, replay_rate
+from moderation.bench.replay import chat_corpus, live_rate, replay_rate, write_history
 from moderation.bench.stats import markdown_table, write_docs_section
 from moderation.cpu import cpu_info, usable_cores
 
@@ -84,9 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     cores = usable_cores()
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "history.jsonl"
-        with src.open("wb") as fh:
-            for i, t in enumerate(texts):
-                fh.write(orjson.dumps({"id": str(i), "text": t}) + b"\n")
+        write_history(src, texts)
         live, live_scores = live_rate(texts)
         native, _ = replay_rate(src, Path(tmp) / "native.jsonl", cores, 1)
         mine = sorted(os.sched_getaffinity(0))[:cores]
