@@ -327,15 +327,7 @@ def replay(opts: Options) -> Summary:
         scored=state["scored"], bad=state["bad"], skipped_on_resume=state["rows_done"]
     )
     workers = opts.workers or usable_cores()
-    # One intra-op thread per process: for ~16-token messages a second thread in one
-    # session bought nothing here, while a second process doubles the work done.
-    settings = ClassifierSettings(
-        model_dir=opts.classifier.model_dir,
-        threads=1,
-        max_tokens=opts.classifier.max_tokens,
-        spinning=False,
-        thresholds=opts.classifier.thresholds,
-    )
+    settings = scoring.one_thread(opts.classifier)  # one process per core
     out.open(state["output_bytes"] if resuming else None)
     err_fh = errors_path.open("r+b" if resuming and errors_path.exists() else "wb")
     if resuming and state["errors_bytes"] is not None:

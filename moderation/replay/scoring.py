@@ -16,7 +16,7 @@ import os
 import threading
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from moderation.classifier import Classifier, Encoded
@@ -40,6 +40,14 @@ class Scored:
 
 
 Result = Scored | tuple[str, str]  # scores, or (error code, detail)
+
+
+def one_thread(settings: ClassifierSettings) -> ClassifierSettings:
+    """The live settings for a process that owns one core: one intra-op thread, no
+    spinning; the model, length limit and normaliser stay as configured, so scores
+    stay the live path's. (For ~16-token messages a second thread in one session
+    bought nothing here, while a second process doubles the work done.)"""
+    return replace(settings, threads=1, spinning=False)
 
 
 def load(settings: ClassifierSettings) -> Classifier:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +52,7 @@ class Plan:
     labels: tuple[str, ...]
     thresholds: dict[str, float]
     archive: str | None  # SparkFiles name of the shipped model, or None: model_dir as is
-    model_dir: str
-    max_tokens: int
-    normalize: bool
+    settings: ClassifierSettings  # the driver's; model_dir is replaced by the archive's
     batch_size: int = 1
     fields: Fields = field(default_factory=Fields)
     include_text: bool = False
@@ -82,23 +80,13 @@ def replay_fields(plan: Plan) -> list[pa.Field]:
     return head + verdict_fields(plan.labels) + tail
 
 
-def _model_dir(plan: Plan) -> Path:
+def _classifier_settings(plan: Plan) -> ClassifierSettings:
     if plan.archive is None:
-        return Path(plan.model_dir)
+        return scoring.one_thread(plan.settings)
     from pyspark import SparkFiles  # only here: this module's tests run without Spark
 
-    return Path(SparkFiles.get(plan.archive))
-
-
-def _classifier_settings(plan: Plan) -> ClassifierSettings:
-    return ClassifierSettings(
-        model_dir=_model_dir(plan),
-        threads=1,
-        max_tokens=plan.max_tokens,
-        spinning=False,
-        thresholds=plan.thresholds,
-        normalize=plan.normalize,
-    )
+    shipped = Path(SparkFiles.get(plan.archive))
+    return scoring.one_thread(replace(plan.settings, model_dir=shipped))
 
 
 def _load(plan: Plan) -> Classifier:

@@ -24,7 +24,7 @@ import pyarrow as pa
 from moderation.config import ClassifierSettings
 from moderation.replay import scoring
 from moderation.replay.sources import Fields
-from moderation.spark.executor import SCORE_PREFIX, Plan, score_batches, verdict_fields
+from moderation.spark.executor import Plan, score_batches, verdict_fields
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -101,9 +101,7 @@ def plan_for(
         labels=tuple(facts["labels"]),
         thresholds=facts["thresholds"],
         archive=archive,
-        model_dir=str(settings.model_dir),
-        max_tokens=settings.max_tokens,
-        normalize=settings.normalize,
+        settings=settings,
         batch_size=batch_size,
         fields=fields,
         include_text=include_text,
@@ -155,8 +153,3 @@ def score_dataframe(
 
     schema = StructType([*df.schema.fields, *spark_schema(added).fields])
     return df.mapInArrow(partial(score_batches, plan), schema)
-
-
-def score_columns(labels: tuple[str, ...]) -> list[str]:
-    """The per-label score column names, in the model's label order."""
-    return [SCORE_PREFIX + label for label in labels]

@@ -96,3 +96,25 @@ def test_batched_scoring_warns_once_and_exact_scoring_never(
         warn_if_batched(16)
     (record,) = caplog.records
     assert "batch size 16" in record.getMessage() and "live path" in record.getMessage()
+
+
+def test_replay_processes_keep_every_live_setting_but_the_threads() -> None:
+    from moderation.config import ClassifierSettings
+    from moderation.replay.scoring import one_thread
+
+    live = ClassifierSettings(
+        model_dir=Path("/m"),
+        threads=4,
+        max_tokens=64,
+        spinning=True,
+        thresholds={"toxic": 0.3},
+        normalize=False,
+    )
+    one = one_thread(live)
+    assert (one.threads, one.spinning) == (1, False)
+    assert (one.model_dir, one.max_tokens, one.thresholds, one.normalize) == (
+        Path("/m"),
+        64,
+        {"toxic": 0.3},
+        False,
+    )
