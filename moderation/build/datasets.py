@@ -253,13 +253,18 @@ def templates(split: str, val_fraction: float = 0.2) -> list[Example]:
 
 
 def training_set(
-    data_dir: Path, chitchat_limit: int, seed: int, template_repeat: int = 1
+    data_dir: Path,
+    chitchat_limit: int,
+    seed: int,
+    template_repeat: int = 1,
+    offensive_repeat: int = 1,
 ) -> list[Example]:
     """Every training example from the shared data and the packaged data sets; the
     templates ``template_repeat`` times (a few hundred sentences against tens of
-    thousands of tweets would otherwise barely move the heads they are there for)."""
+    thousands of tweets would otherwise barely move the heads they are there for),
+    TweetEval offensive ``offensive_repeat`` times."""
     return (
-        tweeteval(data_dir, "offensive", "train")
+        tweeteval(data_dir, "offensive", "train") * offensive_repeat
         + tweeteval(data_dir, "hate", "train")
         + davidson(data_dir, "train")
         + insults("train")

@@ -220,6 +220,7 @@ def build(
     thresholds: dict[str, float] | None = None,
     work_dir: Path | None = None,
     nfkc: bool = False,
+    quant: str = SHIPPED_QUANT,
 ) -> dict[str, Any]:
     """Export, optimize and quantize ``checkpoint`` into ``out_dir``; return the manifest.
 
@@ -241,7 +242,7 @@ def build(
     counts["Slice"] = counts.get("Slice", 0) + 2
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / MODEL_FILE
-    quantize(row_only, final)
+    quantize(row_only, final, quant)
     tokenizer = AutoTokenizer.from_pretrained(str(checkpoint), local_files_only=True)
     if not getattr(tokenizer, "is_fast", False):
         raise ExportError(f"{checkpoint}: tokenizer has no fast (tokenizer.json) version")
@@ -262,7 +263,7 @@ def build(
         "hidden_size": cfg.dim,
         "layers": cfg.n_layers,
         "heads": cfg.n_heads,
-        "quantization": "dynamic-int8 (weights s8, activations u8)",
+        "quantization": _describe_quant(quant),
         "last_block": "classifier row only after attention",
         "fused_ops": {k: v for k, v in sorted(counts.items()) if v},
         "max_tokens": max_tokens,
@@ -273,6 +274,13 @@ def build(
     (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     log.info("built %s: %s", out_dir, manifest["id"])
     return manifest
+
+
+def _describe_quant(setting: str) -> str:
+    opts = QUANT_SETTINGS[setting]
+    extras = [k.replace("_", "-") for k in ("per_channel", "reduce_range") if opts[k]]
+    weights = ", ".join([f"weights {opts['weights']}", *extras])
+    return f"dynamic-int8 ({weights}, activations u8)"
 
 
 def prepare_tokenizer(path: Path, *, nfkc: bool) -> None:

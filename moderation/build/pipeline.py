@@ -15,7 +15,7 @@ from typing import Any
 from moderation.build import datasets
 from moderation.build.card import write_card
 from moderation.build.evaluate import choose_thresholds, score_splits, split_metrics
-from moderation.build.export import MANIFEST_FILE, build
+from moderation.build.export import MANIFEST_FILE, SHIPPED_QUANT, build
 from moderation.build.train import TrainSettings, train
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
@@ -29,6 +29,7 @@ def build_model(
     *,
     work_dir: Path,
     skip_training: bool,
+    quant: str = SHIPPED_QUANT,
     **train_overrides: Any,
 ) -> dict[str, Any]:
     """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md).
@@ -41,7 +42,9 @@ def build_model(
     if not skip_training:
         best = train(data_dir, train_dir, settings)
     training = json.loads((train_dir / "training.json").read_text())
-    manifest = build(best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx", nfkc=True)
+    manifest = build(
+        best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx", nfkc=True, quant=quant
+    )
     labels = manifest["labels"]
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
     splits = datasets.validation_sets(data_dir, settings.chitchat_val, settings.seed)
