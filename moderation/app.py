@@ -1,4 +1,9 @@
-"""Assemble and run the worker: settings -> (embedded stack) -> model, cache -> worker."""
+"""The one place the application is assembled: settings -> (embedded stack) -> model,
+cache -> ``Moderator`` -> ``Worker`` (+ health endpoint), started and ready.
+
+``running`` is what every entry point uses: `moderation worker`, the demo, the
+example send-message API, the broker-floor benchmark and the tests.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,9 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from moderation import metrics
 from moderation.cache import VerdictCache
@@ -15,16 +21,15 @@ from moderation.classifier import Classifier
 from moderation.config import (
     CacheSettings,
     ClassifierSettings,
-    Source,
+    Settings,
     WorkerSettings,
-    cache_settings,
-    classifier_settings,
+    load,
 )
-from moderation.config import worker_settings as read_worker_settings
 from moderation.cpu import check_cpu, cpu_info
 from moderation.embedded import EmbeddedBroker, EmbeddedRedis
 from moderation.health import HealthServer
-from moderation.kafka_clients import ensure_topics
+from moderation.kafka.admin import ensure_topics
+from moderation.moderator import Moderator
 from moderation.policy import Policy
 from moderation.worker import Worker
 
@@ -124,19 +129,61 @@ async def stack(
             redis_server.stop()
 
 
-async def serve(embedded: bool = False) -> None:
-    """`moderation worker`: run until SIGTERM or SIGINT, then drain and exit."""
-    src = Source()
-    wsettings, csettings = read_worker_settings(src), cache_settings(src)
-    classifier, policy = load_classifier(classifier_settings(src))
-    async with stack(wsettings, csettings, embedded) as (s, c):
-        worker = Worker(s, classifier, policy, build_cache(c, classifier))
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, worker.request_stop)
-        health = None
-        if s.metrics_port:
-            health = await HealthServer(lambda: worker.ready, port=s.metrics_port).start()
+# How long ``running`` waits for the worker's partitions by default: a group join on
+# Apache Kafka takes about three seconds (group.initial.rebalance.delay.ms), tansu
+# holds a JoinGroup for half the session timeout; a minute covers both with margin.
+READY_TIMEOUT_S = 60.0
+# How often readiness is checked while waiting for it.
+_READY_POLL_S = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class App:
+    """A started worker: the settings it runs with (embedded addresses filled in)."""
+
+    settings: WorkerSettings
+    cache_settings: CacheSettings
+    moderator: Moderator
+    worker: Worker
+    task: asyncio.Task[None]
+
+    @property
+    def bootstrap(self) -> str:
+        assert self.settings.kafka.bootstrap is not None
+        return self.settings.kafka.bootstrap
+
+
+@contextlib.asynccontextmanager
+async def running(
+    settings: Settings | None = None,
+    *,
+    embedded: bool = False,
+    model: tuple[Classifier, Policy] | None = None,
+    moderator_class: type[Moderator] = Moderator,
+    signals: bool = False,
+    health: bool = True,
+    ready_timeout_s: float | None = READY_TIMEOUT_S,
+) -> AsyncIterator[App]:
+    """Assemble the worker from ``settings`` (default: the environment), start it, and
+    wait until it has partitions (``ready_timeout_s=None``: do not wait).
+
+    ``model`` reuses a loaded classifier and policy; ``signals`` makes SIGTERM and
+    SIGINT request a graceful stop; ``health`` serves /metrics, /healthz and /readyz on
+    the metrics port (when it is not 0). On exit the worker drains, commits and stops.
+    """
+    settings = settings or load()
+    classifier, policy = model or load_classifier(settings.classifier)
+    async with stack(settings.worker, settings.cache, embedded) as (s, c):
+        moderator = moderator_class(s.decision, classifier, policy, build_cache(c, classifier))
+        worker = Worker(s, moderator)
+        if signals:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, worker.request_stop)
+        server = None
+        if health and s.metrics_port:
+            server = await HealthServer(lambda: worker.ready, port=s.metrics_port).start()
+        task = asyncio.create_task(worker.run(), name="worker")
         log.info(
             "worker consuming %s at %s (group %s, budget %d ms, fallback %s, cache %s)",
             s.input_topic,
@@ -147,31 +194,29 @@ async def serve(embedded: bool = False) -> None:
             "off" if not c.enabled else ("local+redis" if c.redis_url else "local"),
         )
         try:
-            await worker.run()
-        finally:
-            if health is not None:
-                await health.close()
-
-
-@contextlib.asynccontextmanager
-async def embedded_worker() -> AsyncIterator[tuple[str, Worker, asyncio.Task[None]]]:
-    """A worker on the embedded broker and Redis in this process: (bootstrap, worker, task).
-
-    For laptops and examples; the worker is ready (partitions assigned) on entry.
-    """
-    src = Source()
-    classifier, policy = load_classifier(classifier_settings(src))
-    async with stack(read_worker_settings(src), cache_settings(src), embedded=True) as (s, c):
-        worker = Worker(s, classifier, policy, build_cache(c, classifier))
-        task = asyncio.create_task(worker.run(), name="worker")
-        try:
-            while not worker.ready:
-                if task.done():
-                    task.result()
-                await asyncio.sleep(0.05)
-            assert s.kafka.bootstrap is not None
-            yield s.kafka.bootstrap, worker, task
+            if ready_timeout_s is not None:
+                await _ready(worker, task, ready_timeout_s)
+            yield App(s, c, moderator, worker, task)
         finally:
             worker.request_stop()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            if server is not None:
+                await server.close()
+
+
+async def _ready(worker: Worker, task: asyncio.Task[None], timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not worker.ready:
+        if task.done():
+            task.result()  # the worker's own error, if it failed to start
+            raise RuntimeError("the worker stopped before it was ready")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the worker got no partitions within {timeout_s:.0f} s")
+        await asyncio.sleep(_READY_POLL_S)
+
+
+async def serve(embedded: bool = False) -> None:
+    """`moderation worker`: run until SIGTERM or SIGINT, then drain and exit."""
+    async with running(embedded=embedded, signals=True, ready_timeout_s=None) as app:
+        await app.task

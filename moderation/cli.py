@@ -5,262 +5,29 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import orjson
-
-from moderation.errors import InvalidTextError, ModerationError
+from moderation.commands import (
+    BENCH_SUITES,
+    EXIT_OK,
+    EXIT_USAGE,
+    cmd_bench,
+    cmd_build_model,
+    cmd_classify,
+    cmd_demo,
+    cmd_eval,
+    cmd_export,
+    cmd_replay,
+    cmd_send_api,
+    cmd_worker,
+)
+from moderation.errors import ModerationError
 
 if TYPE_CHECKING:
-    from moderation.config import ClassifierSettings
+    pass
 
 log = logging.getLogger("moderation")
-
-EXIT_OK = 0
-EXIT_SOME_REJECTED = 1
-EXIT_USAGE = 2
-
-
-def _texts(args: list[str]) -> Iterator[str]:
-    """Texts from arguments, else one per line of standard input (bytes kept as escapes)."""
-    if args:
-        yield from args
-        return
-    for raw in sys.stdin.buffer:
-        yield raw.rstrip(b"\r\n").decode("utf-8", "surrogateescape")
-
-
-def cmd_classify(ns: argparse.Namespace) -> int:
-    """Print one JSON object per text: hash, decision, scores, tokens."""
-    from moderation.classifier import Classifier, sanitize
-    from moderation.config import Source, classifier_settings
-    from moderation.policy import Policy
-    from moderation.privacy import text_sha256
-
-    settings = classifier_settings(Source())
-    classifier = Classifier(settings)
-    policy = Policy.for_model(
-        classifier.labels, classifier.manifest["thresholds"], settings.thresholds
-    )
-    out = sys.stdout.buffer
-    status = EXIT_OK
-    for text in _texts(ns.texts):
-        row: dict[str, object] = {"text_sha256": text_sha256(text)}
-        try:
-            result = classifier.classify(text)
-        except InvalidTextError as exc:
-            row |= {"error": exc.code, "detail": str(exc)}
-            status = EXIT_SOME_REJECTED
-        else:
-            row |= {
-                "decision": policy.decide(result.scores),
-                "scores": result.scores,
-                "tokens": result.tokens,
-                "truncated": result.truncated,
-                "model": result.model_id,
-            }
-            if ns.show_text:
-                # Bytes that were not UTF-8 came in as lone surrogates: shown as U+FFFD,
-                # as the model read them.
-                row["text"] = sanitize(text)
-        out.write(orjson.dumps(row) + b"\n")
-        out.flush()
-    return status
-
-
-def cmd_export(ns: argparse.Namespace) -> int:
-    """Export, optimize and quantize a user's DistilBERT checkpoint directory."""
-    from moderation.build.export import build
-
-    manifest = build(
-        ns.checkpoint, ns.out, name=ns.name or ns.checkpoint.name, max_tokens=ns.max_tokens
-    )
-    sys.stdout.write(orjson.dumps(manifest, option=orjson.OPT_INDENT_2).decode() + "\n")
-    return EXIT_OK
-
-
-def cmd_build_model(ns: argparse.Namespace) -> int:
-    """Convert MiniLM, fine-tune, export, quantize, evaluate and write the model card."""
-    from moderation.build.pipeline import build_model
-    from moderation.build.train import TrainSettings
-
-    defaults = TrainSettings()
-    overrides = {
-        "epochs": ns.epochs or defaults.epochs,
-        "learning_rate": ns.learning_rate or defaults.learning_rate,
-        "freeze_word_embeddings": (
-            defaults.freeze_word_embeddings
-            if ns.freeze_embeddings is None
-            else ns.freeze_embeddings
-        ),
-    }
-    build_model(ns.data, ns.out, work_dir=ns.work, skip_training=ns.skip_training, **overrides)
-    return EXIT_OK
-
-
-def cmd_eval(ns: argparse.Namespace) -> int:
-    """Judge the model: validation splits, behaviours, evasions, benign chat."""
-    from moderation.classifier import Classifier
-    from moderation.config import Source, classifier_settings
-    from moderation.evaluation.run import evaluate, markdown, write
-    from moderation.policy import Policy
-
-    settings = classifier_settings(Source())
-    classifier = Classifier(settings)
-    policy = Policy.for_model(
-        classifier.labels, classifier.manifest["thresholds"], settings.thresholds
-    )
-    if not ns.data.is_dir():
-        raise ModerationError(f"--data {ns.data}: no such folder (the shared data sets)")
-    report = evaluate(classifier, policy, ns.data, ns.chat_messages)
-    sys.stdout.write(markdown(report))
-    if ns.write:
-        write(report, settings.model_dir)
-        sys.stdout.write(f"wrote {settings.model_dir}/eval.json and its MODEL_CARD.md\n")
-    return EXIT_OK
-
-
-def cmd_worker(ns: argparse.Namespace) -> int:
-    """Run the worker until SIGTERM."""
-    import asyncio
-
-    from moderation.app import serve
-
-    asyncio.run(serve(embedded=ns.embedded))
-    return EXIT_OK
-
-
-def cmd_demo(ns: argparse.Namespace) -> int:
-    """Embedded broker + worker, sample messages in, verdicts and latency out."""
-    import asyncio
-
-    from moderation.demo import demo
-
-    return asyncio.run(demo(rounds=ns.rounds))
-
-
-# `moderation bench SUITE`: the module under moderation.bench whose main() runs it.
-BENCH_SUITES = {
-    "model": "model",
-    "e2e": "e2e",
-    "cache": "cache",
-    "prometheus": "promagree",
-    "replay": "replay",
-    "spark": "spark",
-    "quant": "quant",
-    "client": "client",
-    "normalize": "normalize",
-}
-
-
-def cmd_bench(ns: argparse.Namespace) -> int:
-    """Run a benchmark suite."""
-    from importlib import import_module
-
-    from moderation.cpu import cpu_info
-
-    # Figures compare only within one CPU kind: every run says where it ran.
-    print(f"CPU: {cpu_info().describe()}", flush=True)
-    module = import_module(f"moderation.bench.{BENCH_SUITES[ns.suite]}")
-    return int(module.main(ns.rest))
-
-
-def cmd_send_api(ns: argparse.Namespace) -> int:
-    """Serve POST /messages until SIGTERM."""
-    import asyncio
-
-    from moderation.config import Source, client_settings
-    from moderation.sendapi import serve
-
-    src = Source()
-    settings = client_settings(src)
-    if settings.kafka.bootstrap is None and not ns.embedded:
-        raise ModerationError("set MODERATION_KAFKA_BOOTSTRAP, or pass --embedded")
-    port = ns.port if ns.port is not None else src.integer("API_PORT", 8080, 0, 65535)
-    asyncio.run(serve(settings, port, ns.embedded, ns.host))
-    return EXIT_OK
-
-
-def cmd_replay(ns: argparse.Namespace) -> int:
-    """Replay, then print a JSON summary."""
-    from dataclasses import asdict
-
-    from moderation.config import Source, classifier_settings, kafka_settings
-    from moderation.replay.run import Options, replay
-    from moderation.replay.sources import Fields, parse_point
-
-    src = Source()
-    if ns.engine == "spark":
-        return _replay_spark(ns, classifier_settings(src))
-    try:
-        start, end = parse_point(ns.start), parse_point(ns.end)
-    except ValueError as exc:
-        raise ModerationError(str(exc)) from None
-    opts = Options(
-        inputs=ns.inputs,
-        output=ns.output,
-        fields=Fields(ns.text_field, ns.id_field or None, ns.label_field or None),
-        classifier=classifier_settings(src),
-        kafka=kafka_settings(src),
-        start=start,
-        end=end,
-        workers=ns.workers,
-        batch_size=ns.batch_size,
-        rate=ns.rate,
-        overwrite=ns.overwrite,
-        include_text=ns.include_text,
-        checkpoint=ns.checkpoint,
-        report=not ns.no_report,
-        progress=not ns.no_progress,
-    )
-    summary = replay(opts)
-    body = asdict(summary) | {"rate": round(summary.rate, 1)}
-    sys.stdout.buffer.write(orjson.dumps(body) + b"\n")
-    return EXIT_OK
-
-
-def _replay_spark(ns: argparse.Namespace, settings: ClassifierSettings) -> int:
-    """`replay --engine spark`: options the native engine alone has are refused by name."""
-    from dataclasses import asdict
-
-    from moderation.replay.sources import Fields
-
-    native_only = {
-        "--start": ns.start,
-        "--end": ns.end,
-        "--workers": ns.workers,
-        "--rate": ns.rate,
-        "--checkpoint": ns.checkpoint,
-    }
-    given = [flag for flag, value in native_only.items() if value]
-    if given:
-        raise ModerationError(
-            f"{', '.join(given)}: not with --engine spark (Spark sizes its own tasks, retries "
-            "failed ones, and reads files, not topics)"
-        )
-    try:
-        from moderation.spark.replay import SparkOptions, replay_spark
-    except ImportError as exc:
-        raise ModerationError(
-            f"--engine spark needs pyspark and pyarrow: pip install 'moderation[spark]' ({exc})"
-        ) from None
-    opts = SparkOptions(
-        inputs=ns.inputs,
-        output=ns.output,
-        fields=Fields(ns.text_field, ns.id_field or None, ns.label_field or None),
-        classifier=settings,
-        master=ns.master,
-        batch_size=ns.batch_size,
-        overwrite=ns.overwrite,
-        include_text=ns.include_text,
-        report=not ns.no_report,
-    )
-    summary = replay_spark(opts)
-    body = asdict(summary) | {"rate": round(summary.rate, 1)}
-    sys.stdout.buffer.write(orjson.dumps(body) + b"\n")
-    return EXIT_OK
 
 
 def parser() -> argparse.ArgumentParser:
@@ -294,6 +61,17 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--work", type=Path, default=Path("build"))
     b.add_argument("--epochs", type=int, default=None, help="default: the TrainSettings value")
     b.add_argument("--learning-rate", type=float, default=None)
+    b.add_argument(
+        "--offensive-repeat",
+        type=int,
+        default=None,
+        help="copies of TweetEval offensive's training tweets (default: TrainSettings)",
+    )
+    b.add_argument(
+        "--quant",
+        default=None,
+        help="a dynamic int8 setting of build.export.QUANT_SETTINGS (default: the shipped one)",
+    )
     b.add_argument(
         "--freeze-embeddings",
         action=argparse.BooleanOptionalAction,

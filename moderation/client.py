@@ -31,15 +31,17 @@ from aiokafka.structs import TopicPartition
 
 from moderation import metrics
 from moderation.backoff import Backoff
-from moderation.config import ClientSettings, is_topic_name
-from moderation.delivery import deliver
-from moderation.kafka_clients import (
+from moderation.config import ClientSettings
+from moderation.errors import ClientError, ConfigError, InvalidMessageError
+from moderation.kafka.admin import ensure_topics
+from moderation.kafka.clients import (
     check_tls,
     consumer_kwargs,
-    ensure_topics,
     producer,
     stop_quietly,
 )
+from moderation.kafka.replies import reply_topic
+from moderation.kafka.send import deliver
 from moderation.schema import (
     CORRELATION_HEADER,
     MAX_BUDGET_MS,
@@ -49,17 +51,6 @@ from moderation.schema import (
 )
 
 log = logging.getLogger(__name__)
-
-
-def reply_topic(verdict_topic: str, instance_id: str) -> str:
-    """The reply topic of one API instance."""
-    name = f"{verdict_topic}.{instance_id}"
-    if not instance_id or not is_topic_name(name):
-        raise ValueError(
-            f"instance id {instance_id!r} must be letters, digits, '.', '_' or '-' "
-            f"and keep the topic name under 250 characters"
-        )
-    return name
 
 
 @dataclass
@@ -80,7 +71,9 @@ class ModerationClient:
 
     def __init__(self, settings: ClientSettings) -> None:
         if settings.kafka.bootstrap is None:
-            raise ValueError("the client needs a Kafka bootstrap address")
+            raise ConfigError(
+                "the client needs a Kafka bootstrap address (MODERATION_KAFKA_BOOTSTRAP)"
+            )
         metrics.expose_client()
         self.settings = settings
         self.reply_topic = reply_topic(settings.verdict_topic, settings.instance_id)
@@ -124,7 +117,7 @@ class ModerationClient:
             await asyncio.sleep(0.1)
             partitions = self._consumer.partitions_for_topic(self.reply_topic)
         if not partitions:
-            raise RuntimeError(f"reply topic {self.reply_topic} does not exist")
+            raise ClientError(f"reply topic {self.reply_topic} does not exist")
         tps = [TopicPartition(self.reply_topic, p) for p in sorted(partitions)]
         self._consumer.assign(tps)
         # Only replies to calls made from now on matter.
@@ -172,21 +165,24 @@ class ModerationClient:
     ) -> Verdict:
         """The verdict for ``message`` (``id``, ``text``, optional ``conversation_id``...).
 
-        Raises ValueError for a message the worker would reject, or for an id that
-        already has a call in flight; otherwise always returns a Verdict in time.
+        Raises InvalidMessageError (a ValueError) for a message the worker would reject,
+        or for an id that already has a call in flight; otherwise always returns a
+        Verdict in time.
         """
         if self._producer is None:
-            raise RuntimeError("client not started: use 'async with ModerationClient(...)'")
+            raise ClientError("client not started: use 'async with ModerationClient(...)'")
         mid = message.get("id")
         if not isinstance(mid, str) or not 0 < len(mid) <= MAX_ID_CHARS:
-            raise ValueError(f"message 'id' must be a string of 1..{MAX_ID_CHARS} characters")
+            raise InvalidMessageError(
+                f"message 'id' must be a string of 1..{MAX_ID_CHARS} characters"
+            )
         if not isinstance(message.get("text"), str):
-            raise ValueError("message 'text' must be a string")
+            raise InvalidMessageError("message 'text' must be a string")
         if mid in self._waiting:
-            raise ValueError(f"a check for message id {mid!r} is already in flight")
+            raise InvalidMessageError(f"a check for message id {mid!r} is already in flight")
         timeout = self.settings.timeout_ms if timeout_ms is None else timeout_ms
         if not 0 < timeout <= MAX_BUDGET_MS:
-            raise ValueError(f"timeout_ms must lie in 1..{MAX_BUDGET_MS}")
+            raise InvalidMessageError(f"timeout_ms must lie in 1..{MAX_BUDGET_MS}")
         start = time.time()
         body = dict(message)
         body.setdefault("sent_at", int(start * 1000))

@@ -8,7 +8,6 @@ back, then a latency summary.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 import time
 import uuid
@@ -17,10 +16,8 @@ import numpy as np
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 
-from moderation.app import build_cache, load_classifier, stack
-from moderation.config import Source, cache_settings, classifier_settings, worker_settings
+from moderation.app import running
 from moderation.schema import Verdict
-from moderation.worker import Worker
 
 SAMPLES = [
     "hey, are we still on for lunch tomorrow?",
@@ -37,12 +34,9 @@ BAD_RECORDS = [b'{"id": "demo-bad-1", "text": 42}', b"\xff\xfe not json"]
 
 async def demo(rounds: int = 3, gap_s: float = 0.05) -> int:
     """Run the demo; return a process exit status."""
-    src = Source()
-    classifier, policy = load_classifier(classifier_settings(src))
     out = sys.stdout
-    async with stack(worker_settings(src), cache_settings(src), embedded=True) as (s, c):
-        worker = Worker(s, classifier, policy, build_cache(c, classifier))
-        run = asyncio.create_task(worker.run())
+    async with running(embedded=True, health=False) as app:
+        s = app.settings
         producer = AIOKafkaProducer(bootstrap_servers=s.kafka.bootstrap, acks="all")
         consumer = AIOKafkaConsumer(
             s.verdict_topic,
@@ -57,8 +51,6 @@ async def demo(rounds: int = 3, gap_s: float = 0.05) -> int:
         await producer.start()
         await consumer.start()
         try:
-            while not worker.ready:
-                await asyncio.sleep(0.05)
             sent: dict[str, tuple[str, float]] = {}
             for r in range(rounds):
                 for i, text in enumerate(SAMPLES):
@@ -115,6 +107,3 @@ async def demo(rounds: int = 3, gap_s: float = 0.05) -> int:
         finally:
             await consumer.stop()
             await producer.stop()
-            worker.request_stop()
-            with contextlib.suppress(asyncio.CancelledError):
-                await run

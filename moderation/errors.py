@@ -43,3 +43,16 @@ class TlsError(ModerationError):
     """A TLS peer's certificate is not trusted, or the handshake failed."""
 
     code = "tls"
+
+
+class ClientError(ModerationError):
+    """The send-message client was used out of order, or its reply topic is missing."""
+
+    code = "client"
+
+
+class InvalidMessageError(ClientError, ValueError):
+    """A message the worker would refuse (no id, a non-string text, a bad timeout), or an
+    id already being checked: refused before it is sent."""
+
+    code = "invalid_message"

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import orjson
 
+from moderation.errors import ModerationError
 from moderation.policy import Decision
 
 Truncation = Literal["max_tokens", "budget"]
@@ -33,7 +34,7 @@ REPLY_TO_HEADER = "reply-to"
 MAX_BUDGET_MS = 60_000
 
 
-class InvalidRecord(ValueError):
+class InvalidRecord(ModerationError, ValueError):
     """A record that is not a valid chat message.
 
     ``kind`` is a stable machine-readable code (the DLQ header ``moderation-error``);
@@ -43,6 +44,7 @@ class InvalidRecord(ValueError):
     def __init__(self, kind: str, detail: str, message_id: str | None = None) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
+        self.code = kind
         self.detail = detail
         self.message_id = message_id
 

@@ -165,14 +165,15 @@ async def serve(settings: ClientSettings, port: int, embedded: bool, host: str |
     async with contextlib.AsyncExitStack() as stack:
         worker_task = None
         if embedded:
-            from moderation.app import embedded_worker
+            from moderation.app import running
 
-            bootstrap, worker, worker_task = await stack.enter_async_context(embedded_worker())
+            app = await stack.enter_async_context(running(embedded=True, health=False))
+            worker_task = app.task
             settings = replace(
                 settings,
-                kafka=replace(settings.kafka, bootstrap=bootstrap),
-                input_topic=worker.settings.input_topic,
-                verdict_topic=worker.settings.verdict_topic,
+                kafka=replace(settings.kafka, bootstrap=app.bootstrap),
+                input_topic=app.settings.input_topic,
+                verdict_topic=app.settings.verdict_topic,
             )
         client = await stack.enter_async_context(ModerationClient(settings))
         # The embedded stack is a laptop demo: loopback unless told otherwise.

@@ -27,11 +27,20 @@ MODULES = (
     "py.typed",
     "backoff.py",
     "client.py",
-    "config.py",
-    "delivery.py",
+    "config/__init__.py",
+    "config/cache.py",
+    "config/client.py",
+    "config/kafka.py",
+    "config/model.py",
+    "config/source.py",
+    "config/worker.py",
     "errors.py",
-    "kafka_auth.py",
-    "kafka_clients.py",
+    "kafka/__init__.py",
+    "kafka/admin.py",
+    "kafka/auth.py",
+    "kafka/clients.py",
+    "kafka/replies.py",
+    "kafka/send.py",
     "metrics.py",
     "policy.py",
     "schema.py",
@@ -64,7 +73,7 @@ dependencies = [
 ]
 
 [tool.setuptools]
-packages = ["moderation"]
+packages = ["moderation", "moderation.config", "moderation.kafka"]
 
 [tool.setuptools.package-data]
 moderation = ["schemas/*.json", "py.typed"]
@@ -79,6 +88,7 @@ def build(out: Path) -> Path:
         pkg = src / "moderation"
         pkg.mkdir()
         for name in MODULES:
+            (pkg / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / "moderation" / name, pkg / name)
         shutil.copytree(ROOT / "moderation" / "schemas", pkg / "schemas")
         (src / "pyproject.toml").write_text(pyproject())

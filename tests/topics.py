@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from moderation.config import KafkaSettings, WorkerSettings
-from moderation.kafka_clients import ensure_topics
+from moderation.kafka.admin import ensure_topics
 
 ROOT = Path(__file__).resolve().parents[1]
 # tansu holds a JoinGroup for about half the session timeout: keep it short.

@@ -1,6 +1,7 @@
 """`moderation bench cache`: what the verdict cache buys, inside the worker, in one run.
 
-1. Verdict latency of ``Worker.decide`` (decode, tokenize, cache, model, policy) on a
+1. Verdict latency of decoding plus ``Moderator.decide`` (tokenize, cache, model,
+   policy) on a
    local hit, a Redis hit (over loopback) and a miss.
 2. Throughput of the same path over a message stream with 40% repeats versus none,
    cold cache at the start of each, with 64 messages in flight (as under a backlog).
@@ -16,7 +17,6 @@ import json
 import random
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,29 +25,24 @@ import orjson
 from moderation.app import build_cache, load_classifier
 from moderation.bench.model import chat_messages
 from moderation.bench.stats import markdown_table, summarize, write_docs_section
-from moderation.config import CacheSettings, ClassifierSettings, WorkerSettings
+from moderation.config import CacheSettings, ClassifierSettings, DecisionSettings
 from moderation.embedded import EmbeddedRedis
-from moderation.worker import Worker
+from moderation.moderator import Moderator, Outcome
+from moderation.schema import decode_message
 
 
-@dataclass
-class FakeRecord:
-    """What ``Worker.decide`` reads of a Kafka record."""
-
-    value: bytes
-    timestamp: int
-    headers: tuple[()] = ()
-
-
-def record(mid: str, text: str) -> FakeRecord:
+def record(mid: str, text: str) -> bytes:
+    """A record value as the send-message API writes it."""
     now = int(time.time() * 1000)
-    return FakeRecord(
-        orjson.dumps({"id": mid, "text": text, "sent_at": now, "budget_ms": 60_000}), now
-    )
+    return orjson.dumps({"id": mid, "text": text, "sent_at": now, "budget_ms": 60_000})
 
 
-def make_worker(model: Any, redis_url: str | None, local_entries: int) -> Worker:
-    settings = WorkerSettings(budget_ms=60_000)
+async def decide(m: Moderator, value: bytes) -> Outcome:
+    """What the worker does with a record's value: decode, then decide."""
+    return await m.decide(decode_message(value, 1 << 20))
+
+
+def make_moderator(model: Any, redis_url: str | None, local_entries: int) -> Moderator:
     cache = build_cache(
         CacheSettings(
             redis_url=redis_url,
@@ -56,17 +51,15 @@ def make_worker(model: Any, redis_url: str | None, local_entries: int) -> Worker
         ),
         model[0],
     )
-    w = Worker(settings, *model, cache)
-    w.engine.start()
-    return w
+    return Moderator(DecisionSettings(budget_ms=60_000), model[0], model[1], cache)
 
 
-async def time_decide(w: Worker, texts: list[str], expect: str) -> list[float]:
+async def time_decide(w: Moderator, texts: list[str], expect: str) -> list[float]:
     out = []
     for i, t in enumerate(texts):
         rec = record(f"m{i}", t)
         start = time.perf_counter()
-        o = await w.decide(rec)
+        o = await decide(w, rec)
         elapsed = time.perf_counter() - start
         assert o.verdict is not None
         # A Redis call that times out is a miss served by the model: not this row.
@@ -76,11 +69,11 @@ async def time_decide(w: Worker, texts: list[str], expect: str) -> list[float]:
 
 
 async def latency(model: Any, redis_url: str, texts: list[str]) -> dict[str, list[float]]:
-    local = make_worker(model, redis_url, 100_000)
-    shared = make_worker(model, redis_url, 0)  # no local tier: every hit is a Redis hit
+    local = make_moderator(model, redis_url, 100_000)
+    shared = make_moderator(model, redis_url, 0)  # no local tier: every hit is a Redis hit
     assert local.cache and shared.cache
-    await local.cache.connect()
-    await shared.cache.connect()
+    await local.start()
+    await shared.start()
     try:
         miss = await time_decide(local, texts, "model")  # also fills both tiers
         await local.cache.flush(timeout_s=30)
@@ -90,8 +83,7 @@ async def latency(model: Any, redis_url: str, texts: list[str]) -> dict[str, lis
         hit_redis = await time_decide(shared, texts, "cache")
     finally:
         for w in (local, shared):
-            w.engine.stop()
-            await w.cache.close()  # type: ignore[union-attr]
+            await w.stop()
     return {"miss (model)": miss, "local hit": hit_local, "redis hit": hit_redis}
 
 
@@ -137,22 +129,21 @@ async def cache_ops(model: Any, redis_url: str, texts: list[str]) -> dict[str, l
 
 
 async def throughput(model: Any, redis_url: str, stream: list[str], window: int) -> float:
-    w = make_worker(model, redis_url, 100_000)
+    w = make_moderator(model, redis_url, 100_000)
     assert w.cache
-    await w.cache.connect()
+    await w.start()
     sem = asyncio.Semaphore(window)
 
     async def one(i: int, t: str) -> None:
         async with sem:
-            await w.decide(record(f"t{i}", t))
+            await decide(w, record(f"t{i}", t))
 
     try:
         start = time.perf_counter()
         await asyncio.gather(*(one(i, t) for i, t in enumerate(stream)))
         return len(stream) / (time.perf_counter() - start)
     finally:
-        w.engine.stop()
-        await w.cache.close()
+        await w.stop()
 
 
 def repeat_stream(pool: list[str], n: int, repeat: float, rng: random.Random) -> list[str]:
@@ -253,10 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     if ns.docs:
         body = (
-            f"Command: `moderation bench cache`. `Worker.decide` in process (decode, "
-            f"tokenize, cache, model on its thread, policy), embedded redis-server on "
-            f"loopback, {ns.threads} inference threads, {ns.window} messages in flight for "
-            f"throughput.\n\n{text}\n"
+            f"Command: `moderation bench cache`. `Moderator.decide` after decoding, in "
+            f"process (decode, tokenize, cache, model on its thread, policy), embedded "
+            f"redis-server on loopback, {ns.threads} inference threads, {ns.window} "
+            f"messages in flight for throughput.\n\n{text}\n"
         )
         write_docs_section(Path(ns.docs), "bench-cache", body)
     return 0

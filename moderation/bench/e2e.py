@@ -20,39 +20,24 @@ import subprocess
 import sys
 import time
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 
+from moderation.bench.e2e_report import Step, held, plot, summary_lines
 from moderation.bench.model import chat_messages
-from moderation.bench.stats import markdown_table, summarize, write_docs_section
+from moderation.bench.stats import markdown_table, write_docs_section
 from moderation.config import KafkaSettings
 from moderation.embedded import EmbeddedBroker
-from moderation.kafka_clients import ensure_topics
+from moderation.kafka.admin import ensure_topics
 
 log = logging.getLogger(__name__)
 
 PARTITIONS = 8
 FETCH_MAX_WAIT_MS = 5
-
-
-@dataclass
-class Step:
-    """One rate held for a while."""
-
-    phase: str
-    rate: float
-    sent: int
-    answered: int
-    fallback: int
-    cut_to_fit: int
-    p50_ms: float
-    p90_ms: float
-    p99_ms: float
-    max_ms: float
 
 
 async def _fresh_topics(bootstrap: str) -> tuple[str, str, str]:
@@ -187,15 +172,6 @@ class Phase:
         )
 
 
-def held(step: Step, budget_ms: int) -> bool:
-    """Every message answered, p99 within budget, at most 1% answered by the fallback."""
-    return (
-        step.answered == step.sent
-        and step.p99_ms <= budget_ms
-        and step.fallback <= 0.01 * step.sent
-    )
-
-
 # (phase label, worker module argv, extra environment, run the fixed rates, run the ramp)
 PHASES: list[tuple[str, list[str], dict[str, str], bool, bool]] = [
     ("floor (no model)", ["moderation.bench.echo_worker"], {}, True, False),
@@ -299,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         for s in steps
     ]
     table = markdown_table(headers, rows)
-    summary = _summary(steps, ns)
+    summary = summary_lines(steps, ns, [label for label, *_, ramp in PHASES[1:] if ramp])
     print(table + "\n\n" + summary)
     (ns.out / "bench-e2e.json").write_text(
         json.dumps(
@@ -307,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             indent=2,
         )
     )
-    _plot(steps, ns.budget_ms, ns.out / "bench-e2e.png")
+    plot(steps, ns.budget_ms, ns.out / "bench-e2e.png")
     if ns.docs:
         body = (
             f"Command: `moderation bench e2e`. Open-loop producer, verdict consumer and worker "
@@ -322,83 +298,3 @@ def main(argv: list[str] | None = None) -> int:
         )
         write_docs_section(Path(ns.docs), "bench-e2e", body, ns.out / "bench-e2e.png")
     return 0
-
-
-def _summary(steps: list[Step], ns: argparse.Namespace) -> str:
-    lines = []
-    floor = {s.rate: s for s in steps if s.phase.startswith("floor")}
-    worker = {s.rate: s for s in steps if s.phase == "worker"}
-    model_p50 = _model_p50()
-    for rate in sorted(set(floor) & set(worker)):
-        f, w = floor[rate], worker[rate]
-        lines.append(
-            f"- At {rate:.0f} msg/s: end-to-end p50 {w.p50_ms:.1f} ms, p99 {w.p99_ms:.1f} ms; "
-            f"broker floor p50 {f.p50_ms:.1f} ms; model p50 {model_p50:.2f} ms; worker's own "
-            f"overhead at p50 = {w.p50_ms:.1f} - {f.p50_ms:.1f} - {model_p50:.2f} = "
-            f"{w.p50_ms - f.p50_ms - model_p50:.2f} ms."
-        )
-    off = {s.rate: s for s in steps if s.phase == "worker, cut to fit off"}
-    for rate in sorted(set(off) & set(worker)):
-        o, w = off[rate], worker[rate]
-        lines.append(
-            f"- At {rate:.0f} msg/s, long messages: with cutting to fit {w.fallback} of "
-            f"{w.sent} answered by the fallback and {w.cut_to_fit} scored on a prefix; with it "
-            f"off, {o.fallback} of {o.sent} answered by the fallback."
-        )
-    for label, _, _, _, ramp in PHASES[1:]:
-        if not ramp:
-            continue
-        ok = [
-            s.rate for s in steps if s.phase in (label, f"{label} (ramp)") and held(s, ns.budget_ms)
-        ]
-        best = f"{max(ok):.0f} msg/s" if ok else "none"
-        lines.append(f"- Highest rate held, {label}: {best}")
-    return "\n".join(lines)
-
-
-def _model_p50() -> float:
-    """Tokenize + infer p50 on the same kind of messages, in this process, idle worker."""
-    from moderation.classifier import Classifier
-    from moderation.config import ClassifierSettings
-
-    clf = Classifier(ClassifierSettings(threads=2))
-    texts = chat_messages(400, 0.02, 3)
-    secs = []
-    for t in texts:
-        start = time.perf_counter()
-        clf.scores(clf.encode(t))
-        secs.append(time.perf_counter() - start)
-    return summarize(secs)["p50_ms"]
-
-
-def _plot(steps: list[Step], budget_ms: int, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(9, 5))
-    configs = list(dict.fromkeys(s.phase.removesuffix(" (ramp)") for s in steps))
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for color, config in zip(colors, configs, strict=False):
-        ss = sorted(
-            (s for s in steps if s.phase.removesuffix(" (ramp)") == config), key=lambda s: s.rate
-        )
-        rates = [s.rate for s in ss]
-        ax.plot(rates, [s.p99_ms for s in ss], marker="o", color=color, label=f"{config} p99")
-        ax.plot(
-            rates,
-            [s.p50_ms for s in ss],
-            marker=".",
-            linestyle="--",
-            color=color,
-            label=f"{config} p50",
-        )
-    ax.axhline(budget_ms, color="red", linewidth=0.8, label="budget")
-    ax.set_xlabel("offered rate (msg/s)")
-    ax.set_ylabel("send-to-verdict latency (ms)")
-    ax.set_yscale("log")
-    ax.legend(fontsize=7)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)

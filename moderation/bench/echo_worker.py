@@ -8,36 +8,24 @@ subtract what Kafka and the client path cost from what the worker adds.
 from __future__ import annotations
 
 import asyncio
-import signal
 import time
-from typing import Any
 
-from moderation.app import load_classifier
-from moderation.config import Source, classifier_settings, worker_settings
-from moderation.schema import InvalidRecord, Verdict, decode_message
-from moderation.worker import Outcome, Worker
+from moderation.app import running
+from moderation.moderator import Moderator, Outcome
+from moderation.schema import ChatMessage, Verdict
 
 
-class EchoWorker(Worker):
-    """Same loop, same producer and commits; ``decide`` skips tokenizer and model."""
+class EchoModerator(Moderator):
+    """Same worker, loop, producer and commits; ``decide`` skips tokenizer and model."""
 
-    async def decide(self, record: Any) -> Outcome:
-        try:
-            msg = decode_message(record.value, self.settings.max_text_bytes)
-        except InvalidRecord as bad:
-            return Outcome(None, bad)
-        t0 = msg.sent_at_ms if msg.sent_at_ms is not None else record.timestamp
+    async def decide(self, msg: ChatMessage, received_ms: float | None = None) -> Outcome:
+        t0 = msg.sent_at_ms if msg.sent_at_ms is not None else received_ms or time.time() * 1000
         return Outcome(Verdict(msg.id, "allow", "model", "echo", time.time() * 1000 - t0))
 
 
 async def _main() -> None:
-    src = Source()
-    classifier, policy = load_classifier(classifier_settings(src))
-    worker = EchoWorker(worker_settings(src), classifier, policy)
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, worker.request_stop)
-    await worker.run()
+    async with running(moderator_class=EchoModerator, signals=True, ready_timeout_s=None) as app:
+        await app.task
 
 
 if __name__ == "__main__":

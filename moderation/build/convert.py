@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from moderation.errors import ModerationError
 from moderation.packages import package_dir
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ _LAYER_MAP = {
 }
 
 
-class ConversionError(RuntimeError):
+class ConversionError(ModerationError, RuntimeError):
     """The source checkpoint cannot be mapped onto DistilBERT."""
 
 
@@ -54,7 +55,7 @@ def minilm_dir() -> Path:
     return path
 
 
-def map_bert_state_dict(bert_state: dict, num_layers: int) -> dict:
+def map_bert_state_dict(bert_state: dict[str, Any], num_layers: int) -> dict[str, Any]:
     """Rename a BertModel state dict to DistilBERT's encoder names (``distilbert.`` prefix)."""
     out = {}
     emb = "embeddings."
@@ -97,6 +98,13 @@ def distilbert_from_minilm(
         )
     if bc.hidden_act not in ("gelu", "relu"):
         raise ConversionError(f"activation {bc.hidden_act!r} has no DistilBERT equivalent")
+    # The head's fields go through PretrainedConfig's **kwargs.
+    head: dict[str, Any] = {
+        "num_labels": len(labels),
+        "id2label": dict(enumerate(labels)),
+        "label2id": {name: i for i, name in enumerate(labels)},
+        "problem_type": "multi_label_classification",
+    }
     config = DistilBertConfig(
         vocab_size=bc.vocab_size,
         max_position_embeddings=bc.max_position_embeddings,
@@ -108,10 +116,7 @@ def distilbert_from_minilm(
         dropout=bc.hidden_dropout_prob,
         attention_dropout=bc.attention_probs_dropout_prob,
         pad_token_id=bc.pad_token_id,
-        num_labels=len(labels),
-        id2label=dict(enumerate(labels)),
-        label2id={name: i for i, name in enumerate(labels)},
-        problem_type="multi_label_classification",
+        **head,
     )
     torch.manual_seed(seed)
     model = DistilBertForSequenceClassification(config)

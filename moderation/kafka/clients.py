@@ -1,4 +1,4 @@
-"""The producer every part of moderation uses, configured once, and topic creation.
+"""The Kafka clients every part of moderation uses, configured once.
 
 ``acks="all"``: a verdict (or a message, or a replayed row) counts as sent only when
 every in-sync replica has it. ``linger_ms=0``: chat waits on each record, so nothing
@@ -18,7 +18,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
 from moderation.config import KafkaSettings
-from moderation.errors import TlsError, TopicSetupError
+from moderation.errors import TlsError
 
 log = logging.getLogger(__name__)
 
@@ -113,26 +113,3 @@ def consumer_kwargs(kafka: KafkaSettings, **ours: Any) -> dict[str, Any]:
         **ours,
         **kafka.client_kwargs(),
     }
-
-
-async def ensure_topics(kafka: KafkaSettings, topics: dict[str, int]) -> None:
-    """Create topics (name -> partitions) that do not exist yet."""
-    from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-
-    admin = AIOKafkaAdminClient(bootstrap_servers=kafka.bootstrap, **kafka.client_kwargs())
-    await admin.start()
-    try:
-        existing = set(await admin.list_topics())
-        new = [NewTopic(name, n, 1) for name, n in topics.items() if name not in existing]
-        if new:
-            resp = await admin.create_topics(new)
-            for topic, code, message in resp.topic_errors:
-                if code not in (0, 36):  # 36: already exists (a race with another instance)
-                    raise TopicSetupError(f"cannot create topic {topic}: {message} ({code})")
-        # Metadata can lag creation by a moment; wait until every topic is listed.
-        for _ in range(50):
-            if set(topics) <= set(await admin.list_topics()):
-                return
-            await asyncio.sleep(0.1)
-    finally:
-        await admin.close()

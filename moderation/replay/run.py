@@ -10,37 +10,30 @@ after the last checkpoint may be produced again: at-least-once).
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import logging
 import multiprocessing
 import os
-import sys
 import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import orjson
 from aiokafka.errors import KafkaError
 
 from moderation.config import ClassifierSettings, KafkaSettings
 from moderation.cpu import usable_cores
-from moderation.errors import ModerationError
-from moderation.replay import report, scoring
+from moderation.replay import ReplayError, report, scoring
+from moderation.replay.output import Output, Progress, write_atomic
 from moderation.replay.sources import BadRow, Fields, Item, Row, count_rows, read_file
 
 log = logging.getLogger(__name__)
 
 CHECKPOINT_VERSION = 1
-
-
-class ReplayError(ModerationError):
-    """A replay that cannot start (bad options, a checkpoint that does not match)."""
 
 
 @dataclass
@@ -117,103 +110,6 @@ def _items(opts: Options) -> tuple[Iterator[Item], int]:
 # -- outputs ---------------------------------------------------------------------------
 
 
-class Output:
-    """JSONL or CSV file, or a Kafka topic (``kafka:TOPIC``)."""
-
-    def __init__(self, spec: str, labels: list[str], kafka: KafkaSettings) -> None:
-        self.spec = spec
-        self.labels = labels
-        self.kafka = kafka
-        self.topic = spec.removeprefix("kafka:") if spec.startswith("kafka:") else None
-        self.path = None if self.topic else Path(spec)
-        self.fh: IO[bytes] | None = None
-        self._producer: Any = None
-        self._loop: Any = None
-        if self.path is not None and self.path.suffix.lower() not in (".jsonl", ".csv"):
-            raise ReplayError(f"{spec}: output must end in .jsonl or .csv, or be kafka:TOPIC")
-
-    @property
-    def csv(self) -> bool:
-        return self.path is not None and self.path.suffix.lower() == ".csv"
-
-    def open(self, truncate_to: int | None) -> None:
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if truncate_to is None:
-                self.fh = self.path.open("wb")
-                if self.csv:
-                    cols = ["ref", "id", "decision", *self.labels, "model", "labels", "text"]
-                    self.fh.write(_csv_line(cols))
-            else:
-                self.fh = self.path.open("r+b")
-                self.fh.truncate(truncate_to)
-                self.fh.seek(truncate_to)
-        else:
-            import asyncio
-
-            from moderation.kafka_clients import producer
-
-            async def start() -> Any:
-                # aiokafka binds to the running loop: build it inside ours.
-                # Replay is throughput, not latency: let records share requests.
-                out = producer(self.kafka, linger_ms=5)
-                await out.start()
-                return out
-
-            self._loop = asyncio.new_event_loop()
-            self._producer = self._loop.run_until_complete(start())
-
-    def write(self, rows: list[dict[str, Any]]) -> None:
-        if self.fh is not None:
-            if self.csv:
-                buf = b"".join(
-                    _csv_line(
-                        [
-                            r["ref"],
-                            r["id"],
-                            r["decision"],
-                            *(f"{r['scores'][k]:.6g}" for k in self.labels),
-                            r["model"],
-                            orjson.dumps(r["labels"]).decode() if r.get("labels") else "",
-                            r.get("text", ""),
-                        ]
-                    )
-                    for r in rows
-                )
-            else:
-                buf = b"".join(orjson.dumps(r) + b"\n" for r in rows)
-            self.fh.write(buf)
-        else:
-
-            async def send() -> None:
-                for r in rows:
-                    await self._producer.send(self.topic, orjson.dumps(r), key=r["id"].encode())
-                await self._producer.flush()
-
-            self._loop.run_until_complete(send())
-
-    def flush(self) -> int:
-        """Make what was written durable; the file's length (0 for a topic)."""
-        if self.fh is None:
-            return 0
-        self.fh.flush()
-        os.fsync(self.fh.fileno())
-        return self.fh.tell()
-
-    def close(self) -> None:
-        if self.fh is not None:
-            self.fh.close()
-        if self._producer is not None:
-            self._loop.run_until_complete(self._producer.stop())
-            self._loop.close()
-
-
-def _csv_line(cells: list[str]) -> bytes:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow(cells)
-    return buf.getvalue().encode("utf-8", "surrogatepass")
-
-
 # -- checkpoint --------------------------------------------------------------------------
 
 
@@ -234,46 +130,7 @@ def _fingerprint(opts: Options, model_id: str) -> str:
     return hashlib.sha256(orjson.dumps(facts, option=orjson.OPT_SORT_KEYS)).hexdigest()[:16]
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
 # -- progress --------------------------------------------------------------------------
-
-
-class Progress:
-    """A bar with rate and ETA on a terminal; a log line every 10 s otherwise."""
-
-    def __init__(self, total: int, done: int, enabled: bool, stream: IO[str] = sys.stderr):
-        self.total = total
-        self.start_done = done
-        self.enabled = enabled
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.t0 = time.monotonic()
-        self.last = 0.0
-
-    def update(self, done: int, final: bool = False) -> None:
-        now = time.monotonic()
-        if not self.enabled or (not final and now - self.last < (0.5 if self.tty else 10)):
-            return
-        self.last = now
-        rate = (done - self.start_done) / max(1e-9, now - self.t0)
-        left = max(0, self.total - done)
-        eta = time.strftime("%H:%M:%S", time.gmtime(left / rate)) if rate > 0 else "--:--:--"
-        frac = done / self.total if self.total else 1.0
-        bar = "#" * int(frac * 30)
-        line = f"[{bar:<30}] {done:,}/{self.total:,} {frac:6.1%} {rate:,.0f} msg/s ETA {eta}"
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if final else ""))
-            self.stream.flush()
-        else:
-            log.info("replay %s", line)
 
 
 # -- the run ---------------------------------------------------------------------------
@@ -309,7 +166,11 @@ def replay(opts: Options) -> Summary:
     ckpt_path = Path(opts.checkpoint or opts.output + ".checkpoint.json")
     errors_path = Path(opts.checkpoint or opts.output).with_suffix(".errors.jsonl")
     fingerprint = _fingerprint(opts, facts["id"])
-    state = {"version": CHECKPOINT_VERSION, "fingerprint": fingerprint, "rows_done": 0}
+    state: dict[str, Any] = {
+        "version": CHECKPOINT_VERSION,
+        "fingerprint": fingerprint,
+        "rows_done": 0,
+    }
     state |= {"output_bytes": None, "errors_bytes": None, "scored": 0, "bad": 0}
     resuming = ckpt_path.is_file()
     if resuming:
@@ -369,7 +230,7 @@ def replay(opts: Options) -> Summary:
         err_fh.flush()
         os.fsync(err_fh.fileno())
         state["errors_bytes"] = err_fh.tell()
-        _write_atomic(ckpt_path, orjson.dumps(state))
+        write_atomic(ckpt_path, orjson.dumps(state))
         progress.update(done)
 
     try:

@@ -20,7 +20,7 @@ from aiokafka import AIOKafkaConsumer
 from aiokafka.structs import TopicPartition
 
 from moderation.config import KafkaSettings
-from moderation.kafka_clients import consumer_kwargs
+from moderation.kafka.clients import consumer_kwargs
 from moderation.replay.sources import BadRow, Fields, Item, Row, parse_labels
 from moderation.schema import InvalidRecord, decode_message
 

@@ -26,8 +26,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from moderation.config import ClassifierSettings
-from moderation.replay import report
-from moderation.replay.run import ReplayError
+from moderation.replay import ReplayError, report
 from moderation.replay.sources import Fields
 from moderation.spark.executor import (
     ERROR_FIELDS,
@@ -233,7 +232,7 @@ def replay_spark(opts: SparkOptions) -> SparkSummary:
     summary = SparkSummary(
         scored=written.count(),  # from the Parquet footers
         bad=spark.read.parquet(err_path).count(),
-        master=spark.sparkContext.master,
+        master=str(spark.sparkContext.master),
         cores=cores,
         tasks=tasks,
         errors_file=err_path,

@@ -25,7 +25,7 @@ from aiokafka.errors import KafkaError
 from aiokafka.structs import TopicPartition
 
 from moderation.config import KafkaSettings
-from moderation.kafka_clients import producer
+from moderation.kafka.clients import producer
 from tests import topics
 
 SESSION_TIMEOUT_MS = topics.SESSION_TIMEOUT_MS

@@ -13,8 +13,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from moderation.app import load_classifier
 from moderation.config import ClassifierSettings
 from moderation.health import HealthServer
-from moderation.worker import Worker
 from tests.integration.kafka_io import message, produce, read
+from tests.integration.workers import unstarted
 from tests.topics import PARTITIONS, Topics
 
 pytestmark = pytest.mark.integration
@@ -40,7 +40,7 @@ def test_metrics_count_what_was_sent_and_readiness_follows_assignment(topics: To
     model = load_classifier(ClassifierSettings(threads=1))
 
     async def scenario() -> tuple[Any, ...]:
-        worker = Worker(topics.settings(), *model)
+        worker = unstarted(topics.settings(), model)
         health = await HealthServer(lambda: worker.ready, host="127.0.0.1", port=0).start()
         port = health.port
         before = samples((await asyncio.to_thread(get, port, "/metrics"))[1])
@@ -86,10 +86,10 @@ def test_metrics_count_what_was_sent_and_readiness_follows_assignment(topics: To
 def test_a_stalled_worker_shows_its_lag_growing(topics: Topics, monkeypatch: Any) -> None:
     """Lag comes from the broker's end offsets on its own schedule, not only after a
     commit: a worker whose model never answers commits nothing, yet its lag shows."""
-    import moderation.worker as worker_module
+    import moderation.kafka.acks as acks_module
     from moderation.metrics import REGISTRY
 
-    monkeypatch.setattr(worker_module, "LAG_REFRESH_S", 0.3)
+    monkeypatch.setattr(acks_module, "LAG_REFRESH_S", 0.3)
     model = load_classifier(ClassifierSettings(threads=1))
     settings = topics.settings(max_in_flight=1, budget_ms=60_000, shutdown_grace_s=1.0)
 
@@ -103,14 +103,14 @@ def test_a_stalled_worker_shows_its_lag_growing(topics: Topics, monkeypatch: Any
         )
 
     async def scenario() -> list[float]:
-        worker = Worker(settings, *model)
+        worker = unstarted(settings, model)
         stuck = asyncio.Event()
 
         async def never(*_: Any) -> Any:  # the model hangs: nothing finishes or commits
             stuck.set()
             await asyncio.Event().wait()
 
-        worker.engine.score = never  # type: ignore[method-assign]
+        worker.moderator.engine.score = never  # type: ignore[method-assign]
         task = asyncio.create_task(worker.run())
         while not worker.ready:
             await asyncio.sleep(0.05)

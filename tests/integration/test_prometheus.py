@@ -14,8 +14,8 @@ from moderation.app import load_classifier
 from moderation.config import ClassifierSettings
 from moderation.health import HealthServer
 from moderation.promcheck import Prometheus, prometheus_binary, run
-from moderation.worker import Worker
 from tests.integration.kafka_io import message, produce, read
+from tests.integration.workers import unstarted
 from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
@@ -44,7 +44,7 @@ def test_rules_and_dashboard_queries_on_a_real_prometheus(topics: Topics) -> Non
     n = 120
 
     async def scenario() -> dict[str, Any]:
-        worker = Worker(topics.settings(), *model)
+        worker = unstarted(topics.settings(), model)
         health = await HealthServer(lambda: worker.ready, host="127.0.0.1", port=0).start()
         prom = Prometheus([f"127.0.0.1:{health.port}"]).start()
         task = asyncio.create_task(worker.run())

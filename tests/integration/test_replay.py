@@ -163,7 +163,7 @@ def test_labelled_history_gets_a_quality_report(tmp_path: Path) -> None:
 def test_topic_between_offsets_to_a_topic(topics: Topics, tmp_path: Path) -> None:
     records = [(message(f"k{i}", f"hello number {i}"), f"k{i}".encode(), []) for i in range(30)]
     # One partition so offsets name messages 1:1.
-    from moderation.kafka_clients import ensure_topics
+    from moderation.kafka.admin import ensure_topics
 
     src_topic, out_topic = topics.input + "-one", topics.verdicts + "-replay"
     kafka = KafkaSettings(bootstrap=topics.bootstrap)

@@ -30,7 +30,7 @@ from moderation.client import ModerationClient
 from moderation.config import CacheSettings, ClassifierSettings, ClientSettings, KafkaSettings
 from moderation.embedded import free_port, tansu_binary
 from moderation.errors import TlsError
-from moderation.kafka_clients import ensure_topics
+from moderation.kafka.admin import ensure_topics
 from tests.integration.workers import running
 from tests.topics import Topics
 

@@ -19,7 +19,7 @@ import pytest
 from moderation.bench.model import chat_messages
 from moderation.classifier import Classifier
 from moderation.policy import Policy
-from moderation.replay.run import ReplayError
+from moderation.replay import ReplayError
 from moderation.replay.sources import MAX_TEXT_CHARS, Fields
 
 pytestmark = pytest.mark.integration

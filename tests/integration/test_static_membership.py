@@ -22,7 +22,7 @@ from aiokafka import AIOKafkaConsumer, ConsumerRebalanceListener
 
 from moderation.config import KafkaSettings
 from moderation.embedded import EmbeddedBroker
-from moderation.kafka_clients import ensure_topics
+from moderation.kafka.admin import ensure_topics
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(180)]
 

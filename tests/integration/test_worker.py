@@ -13,14 +13,13 @@ import orjson
 import pytest
 
 from moderation import metrics
-from moderation.app import build_cache, load_classifier
+from moderation.app import load_classifier
 from moderation.classifier import Classifier
 from moderation.config import CacheSettings, ClassifierSettings, WorkerSettings
 from moderation.policy import Policy
-from moderation.worker import Worker
 from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
-from tests.integration.workers import running
+from tests.integration.workers import running, unstarted
 from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
@@ -133,7 +132,7 @@ def test_spent_budget_gets_the_fallback_without_the_model(topics: Topics, model:
 
     async def scenario() -> tuple[list[Any], int]:
         async with running(topics.settings(fallback_decision="nudge"), model) as w:
-            before = w.engine.messages_run
+            before = w.moderator.engine.messages_run
             await produce(
                 topics.bootstrap,
                 topics.input,
@@ -155,7 +154,7 @@ def test_spent_budget_gets_the_fallback_without_the_model(topics: Topics, model:
                 ],
             )
             out = await read(topics.bootstrap, topics.verdicts, 3, 30)
-            return out, w.engine.messages_run - before
+            return out, w.moderator.engine.messages_run - before
 
     out, model_runs = asyncio.run(scenario())
     v = {o.json()["message_id"]: o.json() for o in out}
@@ -179,9 +178,9 @@ def test_a_long_message_the_budget_cannot_fit_is_scored_on_a_prefix(
     ahead = int(time.time() * 1000) + 60_000
 
     async def scenario() -> dict[str, Any]:
-        cache = build_cache(CacheSettings(redis_url=None, local_entries=100), clf)
+        cache = CacheSettings(redis_url=None, local_entries=100)
         async with running(topics.settings(), model, cache=cache) as w:
-            half_ms = max(1, int(500 * w.engine.times.estimate(full)))  # half its time
+            half_ms = max(1, int(500 * w.moderator.engine.times.estimate(full)))  # half its time
             records = [
                 (message("tight", long_text, budget_ms=half_ms, sent_at=ahead), None, []),
                 (message("roomy", long_text, budget_ms=10_000), None, []),
@@ -276,7 +275,7 @@ def test_sigterm_drains_commits_and_exits_in_grace(topics: Topics, spawn: Any) -
 def test_worker_waits_for_a_broker_that_comes_up_late(model: Any) -> None:
     from moderation.config import KafkaSettings
     from moderation.embedded import EmbeddedBroker, free_port
-    from moderation.kafka_clients import ensure_topics
+    from moderation.kafka.admin import ensure_topics
 
     port = free_port()
     kafka = KafkaSettings(bootstrap=f"127.0.0.1:{port}")
@@ -291,7 +290,7 @@ def test_worker_waits_for_a_broker_that_comes_up_late(model: Any) -> None:
     )
 
     async def scenario() -> list[Any]:
-        worker = Worker(settings, *model)
+        worker = unstarted(settings, model)
         task = asyncio.create_task(worker.run())
         await asyncio.sleep(2.0)  # the worker starts first and must keep trying
         assert not task.done()
@@ -317,7 +316,7 @@ def test_stop_while_waiting_for_a_broker_returns_promptly(model: Any) -> None:
     settings = WorkerSettings(kafka=KafkaSettings(bootstrap=f"127.0.0.1:{free_port()}"))
 
     async def scenario() -> float:
-        worker = Worker(settings, *model)
+        worker = unstarted(settings, model)
         task = asyncio.create_task(worker.run())
         await asyncio.sleep(1.0)
         started = time.monotonic()

@@ -1,33 +1,35 @@
-"""Running a worker inside the test's event loop until the block ends."""
+"""Running a worker inside the test's event loop until the block ends: the app's own
+assembly (``moderation.app.running``), with the test's settings and loaded model."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator
-from typing import Any
+from dataclasses import replace
 
+from moderation.app import running as app_running
 from moderation.classifier import Classifier
-from moderation.config import WorkerSettings
+from moderation.config import CacheSettings, Settings, WorkerSettings
+from moderation.moderator import Moderator
 from moderation.policy import Policy
 from moderation.worker import Worker
 
 
 @contextlib.asynccontextmanager
 async def running(
-    settings: WorkerSettings, model: tuple[Classifier, Policy], cache: Any = None
+    settings: WorkerSettings,
+    model: tuple[Classifier, Policy],
+    cache: CacheSettings | None = None,
 ) -> AsyncIterator[Worker]:
-    worker = Worker(settings, *model, cache)
-    task = asyncio.create_task(worker.run())
-    deadline = time.monotonic() + 30
-    while not worker.ready:
-        if task.done():
-            task.result()
-        assert time.monotonic() < deadline, "worker never got partitions"
-        await asyncio.sleep(0.05)
-    try:
-        yield worker
-    finally:
-        worker.request_stop()
-        await asyncio.wait_for(task, 30)
+    """A ready worker on ``settings`` (no health endpoint); the cache off unless given."""
+    full = Settings(
+        worker=replace(settings, metrics_port=0),
+        cache=cache or CacheSettings(enabled=False),
+    )
+    async with app_running(full, model=model, ready_timeout_s=30) as app:
+        yield app.worker
+
+
+def unstarted(settings: WorkerSettings, model: tuple[Classifier, Policy]) -> Worker:
+    """A worker not yet running, without cache: for tests of its start and readiness."""
+    return Worker(settings, Moderator(settings.decision, *model))

@@ -174,7 +174,7 @@ def test_redis_password_stays_out_of_repr() -> None:
 def test_platform_kafka_settings_reach_the_clients(tmp_path: Path) -> None:
     """client.id, idempotence and further client options, from env or TOML tables."""
     from moderation.config import worker_settings
-    from moderation.kafka_clients import consumer_kwargs, producer
+    from moderation.kafka.clients import consumer_kwargs, producer
 
     cfg = tmp_path / "m.toml"
     cfg.write_text(
@@ -213,7 +213,7 @@ def test_default_client_id_names_the_host() -> None:
 
 def test_oauthbearer_from_a_token_file(tmp_path: Path) -> None:
     from moderation.config import worker_settings
-    from moderation.kafka_auth import FileTokenProvider, TokenError
+    from moderation.kafka.auth import FileTokenProvider, TokenError
 
     token = tmp_path / "token"
     token.write_text("eyJ.header.sig\n")

@@ -24,7 +24,7 @@ from aiokafka.errors import (
 )
 
 from moderation.backoff import Backoff
-from moderation.delivery import SendFailure, deliver, is_final
+from moderation.kafka.send import SendFailure, deliver, is_final
 
 
 class ScriptedProducer:
@@ -113,7 +113,7 @@ def test_without_a_deadline_retriable_errors_are_retried_past_any_count() -> Non
 
 def test_each_retry_is_logged_with_its_delay(caplog: pytest.LogCaptureFixture) -> None:
     producer = ScriptedProducer([KafkaConnectionError(), "ok"])
-    with caplog.at_level("WARNING", logger="moderation.delivery"):
+    with caplog.at_level("WARNING", logger="moderation.kafka.send"):
         asyncio.run(deliver(producer, "t", b"secret text", None, [], deadline_s=5, backoff=fast()))
     (line,) = [r.getMessage() for r in caplog.records]
     assert "attempt 1, retrying in" in line and "KafkaConnectionError" in line

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from moderation.kafka_auth import ClientCredentialsTokenProvider, TokenError
+from moderation.kafka.auth import ClientCredentialsTokenProvider, TokenError
 
 
 async def _endpoint(answers: list[tuple[int, Any]], seen: list[dict[str, str]]) -> web.AppRunner:

@@ -1,4 +1,4 @@
-from moderation.offsets import OffsetTracker
+from moderation.kafka.acks import OffsetTracker
 
 
 def test_commit_position_waits_for_the_oldest_in_flight() -> None:

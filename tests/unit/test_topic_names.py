@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from moderation.client import reply_topic
-from moderation.config import ConfigError, Source, client_settings, is_topic_name, worker_settings
+from moderation.config import Source, client_settings, is_topic_name, worker_settings
+from moderation.errors import ConfigError
+from moderation.kafka.replies import reply_topic
 
 
 @pytest.mark.parametrize("name", ["chat.verdicts", "a", "A-b_c.9", "x" * 249])

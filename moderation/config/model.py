@@ -1,0 +1,62 @@
+"""How the model is loaded and run."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from moderation.config.source import Source
+
+DEFAULT_MODEL_NAME = "moderation-minilm-int8"
+# The mission's figure: one process, four intra-op threads (clamped to the cores we have).
+DEFAULT_THREADS = 4
+# Chat messages are short; 128 tokens keeps a long paste's cost bounded.
+DEFAULT_MAX_TOKENS = 128
+
+
+def default_model_dir() -> Path:
+    """The shipped int8 model: inside an installed package (``moderation/models``), or
+    under ``models/`` beside the package in a checkout (and an editable install)."""
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "models" / DEFAULT_MODEL_NAME
+    if installed.is_dir():
+        return installed
+    return package.parent / "models" / DEFAULT_MODEL_NAME
+
+
+@dataclass(frozen=True, slots=True)
+class ClassifierSettings:
+    """How the model is loaded and run."""
+
+    model_dir: Path = field(default_factory=default_model_dir)
+    threads: int = DEFAULT_THREADS
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    # Off, by measurement: spinning intra-op threads make the model alone ~0.2 ms
+    # faster, but inside the worker they take the cores the event loop, the client
+    # and the broker need; in every `moderation bench e2e` run, p99 at 100 and 200
+    # msg/s was lower with spinning off (docs/benchmarks.md).
+    spinning: bool = False
+    # Label -> threshold overrides; labels left out keep the model card's value.
+    thresholds: Mapping[str, float] = field(default_factory=dict)
+    # Undo evasive spellings (look-alike letters, leetspeak, spaced-out letters,
+    # stretched vowels) before tokenizing: moderation/normalize.py.
+    normalize: bool = True
+    # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
+    # int8 kernels have given wrong results on some older CPUs. Off for laptops.
+    require_vnni: bool = False
+
+
+def classifier_settings(source: Source | None = None) -> ClassifierSettings:
+    """Classifier settings from the environment and the config file."""
+    src = source or Source()
+    model_dir = src.get("MODEL_DIR")
+    return ClassifierSettings(
+        model_dir=Path(model_dir) if model_dir else default_model_dir(),
+        threads=src.integer("THREADS", DEFAULT_THREADS, 1, 256),
+        max_tokens=src.integer("MAX_TOKENS", DEFAULT_MAX_TOKENS, 8, 512),
+        spinning=src.boolean("SPINNING", ClassifierSettings().spinning),
+        thresholds=src.thresholds("THRESHOLDS"),
+        require_vnni=src.boolean("REQUIRE_VNNI", False),
+        normalize=src.boolean("NORMALIZE", True),
+    )
