@@ -37,7 +37,7 @@ class Backoff:
         """Seconds to wait before the next attempt."""
         ceiling = min(self.max_s, self.first_s * 2**self.attempt)
         self.attempt = min(self.attempt + 1, 62)
-        return ceiling / 2 + self._rng.uniform(0, ceiling / 2)
+        return float(ceiling / 2 + self._rng.uniform(0, ceiling / 2))
 
     def reset(self) -> None:
         """After a success: the next failure starts from the first step again."""

@@ -77,6 +77,8 @@ def load_manifest(model_dir: Path) -> dict[str, Any]:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ModelLoadError(f"{path}: unreadable manifest: {exc}") from exc
+    if not isinstance(manifest, dict):
+        raise ModelLoadError(f"{path}: the manifest is not a JSON object")
     for key in ("id", "labels", "thresholds"):
         if key not in manifest:
             raise ModelLoadError(f"{path}: manifest lacks {key!r}")
@@ -201,18 +203,21 @@ class Classifier:
     def _activate(self, logits: np.ndarray) -> np.ndarray:
         if self._softmax:
             z = np.exp(logits - logits.max(axis=-1, keepdims=True))
-            return z / z.sum(axis=-1, keepdims=True)
-        return 1.0 / (1.0 + np.exp(-logits))
+            return np.asarray(z / z.sum(axis=-1, keepdims=True))
+        return np.asarray(1.0 / (1.0 + np.exp(-logits)))
 
     def _infer(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """One session run on a (batch, tokens) tensor; a score row per message."""
-        logits = self._session.run([self._output], {"input_ids": ids, "attention_mask": mask})[0]
+        logits: np.ndarray = self._session.run(
+            [self._output], {"input_ids": ids, "attention_mask": mask}
+        )[0]
         return self._activate(logits)
 
     def scores(self, encoded: Encoded) -> np.ndarray:
         """Scores for one message: a (1, tokens) tensor, no padding."""
         ids = encoded.ids[None, :]
-        return self._infer(ids, np.ones_like(ids))[0]
+        row: np.ndarray = self._infer(ids, np.ones_like(ids))[0]
+        return row
 
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of equal token count, stacked without any padding."""

@@ -93,9 +93,9 @@ class ServiceTimes:
             above = min((b for b in self._est if b > bucket), default=None)
             lo = None if below is None else self._est[below]
             hi = None if above is None else self._est[above]
-        if lo is None:
+        if lo is None or below is None:
             return hi if hi is not None else 0.0
-        if hi is None or below is None or above is None:
+        if hi is None or above is None:
             return lo * (bucket + 0.5) / (below + 0.5)
         return lo + (hi - lo) * (bucket - below) / (above - below)
 
@@ -243,8 +243,8 @@ class InferenceEngine:
             self._jobs.append(job)
             self._cond.notify()
         row = await fut
-        if row is OVER_BUDGET:
-            return OVER_BUDGET
+        if isinstance(row, OverBudget):
+            return row
         tokens = job.encoded.tokens  # pick() may have cut it further while it waited
         return Scored(row, tokens, tokens < encoded.tokens)
 

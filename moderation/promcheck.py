@@ -61,7 +61,7 @@ class Prometheus(LoopbackServer):
 
     def answers(self) -> bool:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/-/ready", timeout=1) as r:
-            return r.status == 200
+            return bool(r.status == 200)
 
     def query(self, expr: str) -> list[dict[str, Any]]:
         """An instant query; raises on a PromQL error."""

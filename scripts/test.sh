@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install everything the tests need (into .venv, and Prometheus from Debian when we
-# may), lint, and run the whole suite.
+# may), lint, type-check, and run the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXTRAS="train,bench,replay,spark,embedded,test" source scripts/venv.sh
@@ -21,4 +21,6 @@ if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0
 fi
 ruff check .
 ruff format --check .
+# Strict typing over the package ([tool.mypy] in pyproject.toml).
+mypy
 pytest "$@"

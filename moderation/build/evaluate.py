@@ -62,7 +62,8 @@ def fp32_scores(checkpoint: Path, classifier: Any, texts: list[str]) -> np.ndarr
     from transformers import DistilBertForSequenceClassification
 
     torch.set_num_threads(2)
-    model = DistilBertForSequenceClassification.from_pretrained(str(checkpoint)).eval()
+    model: Any = DistilBertForSequenceClassification.from_pretrained(str(checkpoint))
+    model.eval()
     from moderation.build.train import predict_scores
 
     ids = []

@@ -41,7 +41,7 @@ def load_checkpoint(checkpoint: Path) -> Any:
     config = AutoConfig.from_pretrained(str(checkpoint), local_files_only=True)
     if config.model_type != "distilbert":
         raise ExportError(f"{checkpoint}: model_type {config.model_type!r}, expected 'distilbert'")
-    model = DistilBertForSequenceClassification.from_pretrained(
+    model: Any = DistilBertForSequenceClassification.from_pretrained(
         str(checkpoint), local_files_only=True, attn_implementation="eager"
     )
     return model.eval()
@@ -55,12 +55,15 @@ def export_onnx(model: Any, path: Path) -> None:
     mask = torch.ones((1, _TRACE_TOKENS), dtype=torch.long)
 
     class LogitsOnly(torch.nn.Module):
-        def __init__(self, inner: torch.nn.Module) -> None:
+        def __init__(self, inner: Any) -> None:
             super().__init__()
             self.inner = inner
 
         def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-            return self.inner(input_ids=input_ids, attention_mask=attention_mask).logits
+            logits: torch.Tensor = self.inner(
+                input_ids=input_ids, attention_mask=attention_mask
+            ).logits
+            return logits
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with torch.inference_mode():

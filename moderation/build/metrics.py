@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 
-def _f1(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+def _f1(tp: np.ndarray | int, fp: np.ndarray | int, fn: np.ndarray | int) -> np.ndarray:
     denom = 2 * tp + fp + fn
     return np.where(denom > 0, 2 * tp / np.maximum(denom, 1), 0.0)
 

@@ -15,7 +15,7 @@ import random
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -85,7 +85,7 @@ def collate(ids: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tens
 
 
 def predict_scores(
-    model: torch.nn.Module, ids: list[list[int]], pad_id: int, batch_size: int = 64
+    model: Any, ids: list[list[int]], pad_id: int, batch_size: int = 64
 ) -> np.ndarray:
     """Sigmoid scores for token-id lists, batched by length; rows in input order."""
     import torch
@@ -117,7 +117,8 @@ def offensive_macro_f1(scores: np.ndarray, examples: list[datasets.Example]) -> 
 def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     """Fine-tune and save the best checkpoint to ``out_dir/best``; return that path."""
     import torch
-    from transformers import AutoTokenizer, get_linear_schedule_with_warmup
+    import transformers
+    from transformers import AutoTokenizer
 
     from moderation.build.convert import distilbert_from_minilm, minilm_dir
 
@@ -144,7 +145,8 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
 
     def encode(texts: list[str]) -> list[list[int]]:
         enc = tokenizer(texts, truncation=True, max_length=settings.max_length)
-        return enc["input_ids"]
+        ids: list[list[int]] = enc["input_ids"]
+        return ids
 
     train_ids = encode([e.text for e in train_set])
     val_ids = encode([e.text for e in val_off])
@@ -164,7 +166,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         ],
         lr=settings.learning_rate,
     )
-    sched = get_linear_schedule_with_warmup(optim, int(total * settings.warmup_fraction), total)
+    # transformers leaves this function unannotated; its result is a LambdaLR.
+    warmup: Any = transformers.get_linear_schedule_with_warmup
+    sched = warmup(optim, int(total * settings.warmup_fraction), total)
     bce = torch.nn.BCEWithLogitsLoss(reduction="none")
     pad_id = tokenizer.pad_token_id
     lengths = [len(x) for x in train_ids]

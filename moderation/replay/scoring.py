@@ -115,8 +115,8 @@ def score_texts(texts: list[str], batch_size: int = 1) -> list[Result]:
         for keys in by_length.values():
             for start in range(0, len(keys), batch_size):
                 group = keys[start : start + batch_size]
-                rows = c.scores_same_length([todo[k][0] for k in group])
-                for k, row in zip(group, rows, strict=True):
+                batch_rows = c.scores_same_length([todo[k][0] for k in group])
+                for k, row in zip(group, batch_rows, strict=True):
                     scores = row.tolist()
                     _remember(k, scores)
                     for r in todo[k][1]:
