@@ -16,17 +16,20 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
 from moderation import metrics
-from moderation.cache import VerdictCache
+from moderation.cache import REDIS_CONNECT_TIMEOUT_S, WRITE_TIMEOUT_FACTOR, VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import (
     CacheSettings,
     ClassifierSettings,
     Settings,
+    Source,
     WorkerSettings,
+    classifier_settings,
     load,
 )
 from moderation.cpu import check_cpu, cpu_info
 from moderation.embedded import EmbeddedBroker, EmbeddedRedis
+from moderation.errors import ModerationError
 from moderation.health import HealthServer
 from moderation.kafka.admin import ensure_topics
 from moderation.moderator import Moderator
@@ -54,14 +57,7 @@ def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
     if not cpu.vnni:
         log.warning("no AVX-512 VNNI: int8 inference runs on a slower path on this CPU")
     classifier = Classifier(settings)
-    metrics.MODEL_INFO.info(
-        {
-            "id": classifier.model_id,
-            "quantization": str(classifier.manifest.get("quantization", "")),
-            "threads": str(classifier.threads),
-            "max_tokens": str(classifier.max_tokens),
-        }
-    )
+    metrics.describe_model(classifier)
     policy = Policy.for_model(
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
@@ -79,8 +75,8 @@ def build_cache(settings: CacheSettings, classifier: Classifier) -> VerdictCache
         timeout_s = settings.redis_timeout_ms / 1000
         client = aioredis.Redis.from_url(
             settings.redis_url,
-            socket_timeout=timeout_s * 4,
-            socket_connect_timeout=0.5,
+            socket_timeout=timeout_s * WRITE_TIMEOUT_FACTOR,
+            socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S,
             retry_on_timeout=False,
             health_check_interval=0,
         )
@@ -167,19 +163,22 @@ async def running(
     """Assemble the worker from ``settings`` (default: the environment), start it, and
     wait until it has partitions (``ready_timeout_s=None``: do not wait).
 
-    ``model`` reuses a loaded classifier and policy; ``signals`` makes SIGTERM and
-    SIGINT request a graceful stop; ``health`` serves /metrics, /healthz and /readyz on
-    the metrics port (when it is not 0). On exit the worker drains, commits and stops.
+    ``model`` reuses a loaded classifier and policy. ``signals``: SIGTERM and SIGINT
+    request a graceful stop, SIGHUP reloads the model (``Moderator.swap``). ``health``
+    serves /metrics, /healthz and /readyz on the metrics port (when it is not 0). On
+    exit the worker drains, commits and stops.
     """
     settings = settings or load()
     classifier, policy = model or load_classifier(settings.classifier)
     async with stack(settings.worker, settings.cache, embedded) as (s, c):
         moderator = moderator_class(s.decision, classifier, policy, build_cache(c, classifier))
         worker = Worker(s, moderator)
+        reloads: set[asyncio.Task[bool]] = set()
         if signals:
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, worker.request_stop)
+            loop.add_signal_handler(signal.SIGHUP, _reload, moderator, reloads)
         server = None
         if health and s.metrics_port:
             server = await HealthServer(lambda: worker.ready, port=s.metrics_port).start()
@@ -201,8 +200,24 @@ async def running(
             worker.request_stop()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            for reload in reloads:
+                reload.cancel()
             if server is not None:
                 await server.close()
+
+
+def _reload(moderator: Moderator, tasks: set[asyncio.Task[bool]]) -> None:
+    """SIGHUP: read the model settings again (environment and the MODERATION_CONFIG
+    file, which may name a new MODEL_DIR) and swap that model in."""
+    try:
+        settings = classifier_settings(Source())
+    except ModerationError as exc:
+        log.error("SIGHUP: settings unreadable (%s); the model stays as it is", exc)
+        return
+    log.info("SIGHUP: loading the model at %s", settings.model_dir)
+    task = asyncio.create_task(moderator.swap(settings), name="model-swap")
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
 
 
 async def _ready(worker: Worker, task: asyncio.Task[None], timeout_s: float) -> None:

@@ -35,6 +35,17 @@ MAX_PENDING_WRITES = 1000
 # open new connections inside a few-millisecond timeout (each would fail and open
 # the breaker); it queues for a warm connection instead.
 REDIS_CONNECTIONS = 8
+# Opening those connections at start (a TLS handshake and AUTH included) on a loaded
+# 2-core machine has taken over half a second; no verdict waits on it, since every
+# call on the hot path has its own few-millisecond timeout.
+REDIS_CONNECT_TIMEOUT_S = 2.0
+# A background write may take this many times a read's timeout: it delays no verdict,
+# and a write that lands late still serves the next instance that asks.
+WRITE_TIMEOUT_FACTOR = 4
+# Default read timeout: a Redis hit over loopback takes well under a millisecond.
+DEFAULT_TIMEOUT_S = 0.005
+# How long a caller waits for pending background writes (at shutdown, in benchmarks).
+FLUSH_TIMEOUT_S = 0.5
 
 
 def cache_key(model_id: str, max_tokens: int, encoded: Encoded) -> str:
@@ -181,7 +192,7 @@ class VerdictCache:
         ttl_s: int,
         redis: Any | None = None,
         namespace: str = "moderation",
-        timeout_s: float = 0.005,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
         breaker: CircuitBreaker | None = None,
     ) -> None:
         self.model_id = model_id
@@ -196,6 +207,21 @@ class VerdictCache:
         self.stats = CacheStats()
         self._writes: set[asyncio.Task[None]] = set()
         self._slots = asyncio.Semaphore(REDIS_CONNECTIONS)
+
+    def for_model(self, model_id: str, labels: tuple[str, ...], max_tokens: int) -> VerdictCache:
+        """The same cache (Redis client, namespace, breaker, sizes) for another model: its
+        keys and values carry that model's id, so the two never read each other's."""
+        return VerdictCache(
+            model_id,
+            labels,
+            max_tokens,
+            local_entries=self.local.max_entries,
+            ttl_s=self.ttl_s,
+            redis=self.redis,
+            namespace=self.prefix.removesuffix(":scores:"),
+            timeout_s=self.timeout_s,
+            breaker=self.breaker,
+        )
 
     def key(self, encoded: Encoded) -> str:
         """The cache key of a tokenized message."""
@@ -278,7 +304,7 @@ class VerdictCache:
     async def _write(self, key: str, value: bytes) -> None:
         try:
             async with self._slots:  # background: waiting for a connection delays no verdict
-                async with asyncio.timeout(self.timeout_s * 4):
+                async with asyncio.timeout(self.timeout_s * WRITE_TIMEOUT_FACTOR):
                     await self.redis.set(key, value, ex=self.ttl_s)  # type: ignore[union-attr]
         except Exception as exc:
             self.breaker.failure()
@@ -288,7 +314,9 @@ class VerdictCache:
         else:
             self.breaker.success()
 
-    async def connect(self, connections: int = REDIS_CONNECTIONS, timeout_s: float = 2.0) -> bool:
+    async def connect(
+        self, connections: int = REDIS_CONNECTIONS, timeout_s: float = REDIS_CONNECT_TIMEOUT_S
+    ) -> bool:
         """Open connections before traffic: a first call that must connect inside a
         few-millisecond timeout would otherwise count as a failure."""
         if self.redis is None:
@@ -314,7 +342,7 @@ class VerdictCache:
             return False
         return True
 
-    async def flush(self, timeout_s: float = 0.5) -> None:
+    async def flush(self, timeout_s: float = FLUSH_TIMEOUT_S) -> None:
         """Wait (bounded) for background writes to land."""
         if self._writes:
             await asyncio.wait(set(self._writes), timeout=timeout_s)

@@ -52,6 +52,14 @@ from moderation.schema import (
 
 log = logging.getLogger(__name__)
 
+# A reply topic just created can be missing from metadata for a moment: looked for
+# 50 times, 0.1 s apart, before the client gives up on it.
+_METADATA_POLLS = 50
+_METADATA_POLL_S = 0.1
+# getmany returns at least this often so close() is seen promptly; replies arriving
+# sooner return at once (fetch_max_wait_ms bounds the broker's side).
+_POLL_TIMEOUT_MS = 100
+
 
 @dataclass
 class ClientStats:
@@ -111,10 +119,10 @@ class ModerationClient:
         await self._producer.start()
         await self._consumer.start()
         partitions = self._consumer.partitions_for_topic(self.reply_topic)
-        for _ in range(50):
+        for _ in range(_METADATA_POLLS):
             if partitions:
                 break
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(_METADATA_POLL_S)
             partitions = self._consumer.partitions_for_topic(self.reply_topic)
         if not partitions:
             raise ClientError(f"reply topic {self.reply_topic} does not exist")
@@ -247,7 +255,7 @@ class ModerationClient:
         backoff = Backoff()
         while True:
             try:
-                batches = await self._consumer.getmany(timeout_ms=100)
+                batches = await self._consumer.getmany(timeout_ms=_POLL_TIMEOUT_MS)
             except KafkaError as exc:
                 delay = backoff.next()
                 log.warning("reading replies failed (%s); retrying in %.2f s", exc, delay)

@@ -100,7 +100,10 @@ def cmd_export(ns: argparse.Namespace) -> int:
 
 def cmd_build_model(ns: argparse.Namespace) -> int:
     """Convert MiniLM, fine-tune, export, quantize, evaluate and write the model card."""
-    from moderation.build.export import SHIPPED_QUANT
+    from moderation.build.export import QUANT_SETTINGS, SHIPPED_QUANT
+
+    if ns.quant is not None and ns.quant not in QUANT_SETTINGS:
+        raise ModerationError(f"--quant {ns.quant}: one of {', '.join(QUANT_SETTINGS)}")
     from moderation.build.pipeline import build_model
     from moderation.build.train import TrainSettings
 

@@ -13,7 +13,7 @@ embedded example) shows both.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from prometheus_client import (
     GC_COLLECTOR,
@@ -227,6 +227,14 @@ BREAKER_OPEN = _worker(
     )
 )
 MODEL_INFO = _worker(Info("moderation_model", "The model being served.", registry=None))
+MODEL_SWAPS = _worker(
+    Counter(
+        "moderation_model_swaps",
+        "Model reloads (SIGHUP): swapped in, or refused (the old model kept serving).",
+        ["outcome"],
+        registry=None,
+    )
+)
 CPU_INFO = _worker(
     Info("moderation_cpu", "CPU features that matter for int8 inference.", registry=None)
 )
@@ -275,3 +283,22 @@ CLIENT_LATENCY = _client(
         registry=None,
     )
 )
+
+
+class _DescribedModel(Protocol):
+    model_id: str
+    threads: int
+    max_tokens: int
+    manifest: dict[str, Any]
+
+
+def describe_model(classifier: _DescribedModel) -> None:
+    """Point the model info metric at the model now serving."""
+    MODEL_INFO.info(
+        {
+            "id": classifier.model_id,
+            "quantization": str(classifier.manifest.get("quantization", "")),
+            "threads": str(classifier.threads),
+            "max_tokens": str(classifier.max_tokens),
+        }
+    )

@@ -4,20 +4,27 @@ No Kafka here. The worker, the benchmarks and `classify` hand a ``ChatMessage`` 
 ``Moderator.decide`` and get back what to answer (``Outcome.verdict``) and, when the
 message could not be judged as sent, what to keep on the dead-letter topic
 (``Outcome.problem``).
+
+``Moderator.swap`` replaces the model while messages flow: the new one is loaded and
+warmed beside the old, then put in place between two messages; each message is
+decided wholly by the model that was live when it began, and the old model's thread
+stops once its last message is answered. A model directory that cannot be loaded is
+refused, and the old model keeps serving.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from moderation import metrics
 from moderation.cache import VerdictCache
 from moderation.classifier import Classifier
-from moderation.config import DecisionSettings
+from moderation.config import ClassifierSettings, DecisionSettings
 from moderation.engine import InferenceEngine, Scored
-from moderation.errors import InvalidTextError
+from moderation.errors import InvalidTextError, ModerationError
 from moderation.policy import Decision, Policy
 from moderation.schema import ChatMessage, InvalidRecord, Reason, Truncation, Verdict
 
@@ -42,6 +49,24 @@ def _start_ms(msg: ChatMessage, received_ms: float | None, now_ms: float | None 
     return time.time() * 1000 if now_ms is None else now_ms
 
 
+@dataclass(slots=True)
+class _Live:
+    """One model in service: classifier, policy, its inference thread, its cache view."""
+
+    classifier: Classifier
+    policy: Policy
+    engine: InferenceEngine
+    cache: VerdictCache | None
+    in_flight: int = 0
+    retired: bool = False
+    idle: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def leave(self) -> None:
+        self.in_flight -= 1
+        if self.retired and self.in_flight == 0:
+            self.idle.set()
+
+
 class Moderator:
     """Decides verdicts; owns the inference engine's thread between ``start`` and ``stop``."""
 
@@ -53,13 +78,15 @@ class Moderator:
         cache: VerdictCache | None = None,
     ) -> None:
         self.settings = settings
-        self.classifier = classifier
-        self.policy = policy
-        self.cache = cache
-        self.engine = InferenceEngine(
+        self._live = _Live(classifier, policy, self._engine(classifier), cache)
+        self._swap_lock = asyncio.Lock()
+        self.swaps = 0
+
+    def _engine(self, classifier: Classifier) -> InferenceEngine:
+        return InferenceEngine(
             classifier,
-            same_length_batching=settings.same_length_batching,
-            cut_to_fit=settings.cut_to_fit,
+            same_length_batching=self.settings.same_length_batching,
+            cut_to_fit=self.settings.cut_to_fit,
         )
 
     @property
@@ -67,20 +94,79 @@ class Moderator:
         return self.settings.fallback
 
     @property
+    def classifier(self) -> Classifier:
+        return self._live.classifier
+
+    @property
+    def policy(self) -> Policy:
+        return self._live.policy
+
+    @property
+    def engine(self) -> InferenceEngine:
+        return self._live.engine
+
+    @property
+    def cache(self) -> VerdictCache | None:
+        return self._live.cache
+
+    @property
     def model_id(self) -> str:
-        return self.classifier.model_id
+        return self._live.classifier.model_id
 
     async def start(self) -> None:
         """Start the inference thread; connect the cache."""
-        self.engine.start()
-        if self.cache is not None:
-            await self.cache.connect()
+        self._live.engine.start()
+        if self._live.cache is not None:
+            await self._live.cache.connect()
 
     async def stop(self) -> None:
         """Stop the inference thread; close the cache."""
-        self.engine.stop()
-        if self.cache is not None:
-            await self.cache.close()
+        await asyncio.to_thread(self._live.engine.stop)
+        if self._live.cache is not None:
+            await self._live.cache.close()
+
+    async def swap(self, settings: ClassifierSettings) -> bool:
+        """Load ``settings.model_dir``, warm it, and serve it from the next message on.
+
+        False (logged, counted) when it cannot be loaded: the old model keeps serving.
+        Loading runs on a thread beside the live one, so verdicts slow a little while it
+        loads but none waits for it.
+        """
+        async with self._swap_lock:
+            old = self._live
+            try:
+                classifier = await asyncio.to_thread(Classifier, settings)
+                policy = Policy.for_model(
+                    classifier.labels, classifier.manifest["thresholds"], settings.thresholds
+                )
+            except (ModerationError, OSError, ValueError, KeyError) as exc:
+                metrics.MODEL_SWAPS.labels("refused").inc()
+                log.error(
+                    "model at %s refused (%s); %s keeps serving",
+                    settings.model_dir,
+                    exc,
+                    old.classifier.model_id,
+                )
+                return False
+            engine = self._engine(classifier)
+            engine.start()
+            cache = None
+            if old.cache is not None:
+                cache = old.cache.for_model(
+                    classifier.model_id, classifier.labels, classifier.max_tokens
+                )
+            self._live = _Live(classifier, policy, engine, cache)  # between two messages
+            self.swaps += 1
+            metrics.MODEL_SWAPS.labels("swapped").inc()
+            metrics.describe_model(classifier)
+            log.info("model swapped: %s -> %s", old.classifier.model_id, classifier.model_id)
+            old.retired = True
+            if old.in_flight:
+                await old.idle.wait()
+            await asyncio.to_thread(old.engine.stop)
+            if old.cache is not None:
+                await old.cache.flush()
+            return True
 
     # -- answers without the model ----------------------------------------------------
 
@@ -89,7 +175,12 @@ class Moderator:
         if problem.message_id is None:
             return Outcome(None, problem)
         verdict = self._verdict(
-            problem.message_id, received_ms, "invalid_input", self.fallback, error=problem.kind
+            self._live,
+            problem.message_id,
+            received_ms,
+            "invalid_input",
+            self.fallback,
+            error=problem.kind,
         )
         return self._counted(Outcome(verdict, problem))
 
@@ -100,7 +191,7 @@ class Moderator:
         if message_id is None:
             return Outcome(None, problem)
         verdict = self._verdict(
-            message_id, received_ms, "error", self.fallback, error="internal_error"
+            self._live, message_id, received_ms, "error", self.fallback, error="internal_error"
         )
         return self._counted(Outcome(verdict, problem))
 
@@ -112,42 +203,49 @@ class Moderator:
         The budget runs from ``msg.sent_at_ms`` (or ``received_ms``, when the message
         names no send time, or now); a message whose budget is spent gets the fallback.
         """
+        live = self._live  # this message is decided by the model live now, start to end
+        live.in_flight += 1
         try:
-            return self._counted(await self._decide(msg, received_ms), msg.text)
+            return self._counted(await self._decide(live, msg, received_ms), msg.text)
         except Exception as exc:  # a bug must not strand the message: answer it
             log.exception("deciding failed for message %s", msg.id)
             return self.failed(msg.id, _start_ms(msg, received_ms), exc)
+        finally:
+            live.leave()
 
-    async def _decide(self, msg: ChatMessage, received_ms: float | None) -> Outcome:
+    async def _decide(self, live: _Live, msg: ChatMessage, received_ms: float | None) -> Outcome:
         now_ms = time.time() * 1000
         t0_ms = _start_ms(msg, received_ms, now_ms)
         budget_ms = msg.budget_ms or self.settings.budget_ms
         remaining_s = min(budget_ms, t0_ms + budget_ms - now_ms) / 1000
         conv = msg.conversation_id
         if remaining_s <= 0:
-            return Outcome(self._verdict(msg.id, t0_ms, "budget_exceeded", self.fallback, conv))
+            return Outcome(
+                self._verdict(live, msg.id, t0_ms, "budget_exceeded", self.fallback, conv)
+            )
         tokenize_start = time.perf_counter()
         try:
-            encoded = self.classifier.encode(msg.text)
+            encoded = live.classifier.encode(msg.text)
         except InvalidTextError as exc:
             problem = InvalidRecord(exc.code, str(exc), msg.id)
             verdict = self._verdict(
-                msg.id, t0_ms, "invalid_input", self.fallback, conv, error=exc.code
+                live, msg.id, t0_ms, "invalid_input", self.fallback, conv, error=exc.code
             )
             return Outcome(verdict, problem)
         metrics.TOKENIZE.observe(time.perf_counter() - tokenize_start)
-        cache = self.cache
+        cache = live.cache
         key = cache.key(encoded) if cache is not None else None
         if cache is not None and key is not None:
             hit = await cache.get(key)
             if hit is not None:
                 # Decide afresh from cached scores: a threshold change applies at once.
-                scores = self.classifier.label_scores(hit[0])
+                scores = live.classifier.label_scores(hit[0])
                 verdict = self._verdict(
+                    live,
                     msg.id,
                     t0_ms,
                     "cache",
-                    self.policy.decide(scores),
+                    live.policy.decide(scores),
                     conv,
                     scores=scores,
                     cache=hit[1],
@@ -156,17 +254,19 @@ class Moderator:
                 )
                 return Outcome(verdict)
         try:
-            out = await self.engine.score(encoded, time.monotonic() + remaining_s)
+            out = await live.engine.score(encoded, time.monotonic() + remaining_s)
         except Exception as exc:  # the model failed: answer, and keep the message
             log.exception("inference failed for message %s", msg.id)
             metrics.ERRORS.labels("inference_error").inc()
             problem = InvalidRecord("inference_error", repr(exc)[:500], msg.id)
             verdict = self._verdict(
-                msg.id, t0_ms, "error", self.fallback, conv, error="inference_error"
+                live, msg.id, t0_ms, "error", self.fallback, conv, error="inference_error"
             )
             return Outcome(verdict, problem)
         if not isinstance(out, Scored):  # over budget: not even a short prefix fits
-            return Outcome(self._verdict(msg.id, t0_ms, "budget_exceeded", self.fallback, conv))
+            return Outcome(
+                self._verdict(live, msg.id, t0_ms, "budget_exceeded", self.fallback, conv)
+            )
         truncated: Truncation | None = None
         if out.cut_to_fit:
             # The scores are the prefix's: never cached under the whole message's key.
@@ -178,12 +278,13 @@ class Moderator:
                 truncated = "max_tokens"
             if cache is not None and key is not None:
                 cache.put(key, out.row)
-        scores = self.classifier.label_scores(out.row)
+        scores = live.classifier.label_scores(out.row)
         verdict = self._verdict(
+            live,
             msg.id,
             t0_ms,
             "model",
-            self.policy.decide(scores),
+            live.policy.decide(scores),
             conv,
             scores=scores,
             tokens=out.tokens,
@@ -193,6 +294,7 @@ class Moderator:
 
     def _verdict(
         self,
+        live: _Live,
         mid: str,
         t0_ms: float,
         reason: Reason,
@@ -209,7 +311,7 @@ class Moderator:
             message_id=mid,
             decision=decision,
             reason=reason,
-            model=self.classifier.model_id,
+            model=live.classifier.model_id,
             latency_ms=max(0.0, time.time() * 1000 - t0_ms),
             scores=scores or {},
             conversation_id=conversation_id,

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -65,58 +61,6 @@ class Topics(topics.Topics):
         return super().env(
             **{"MODERATION_BUDGET_MS": str(BUDGET_MS), "MODERATION_LOG_FORMAT": "json", **extra}
         )
-
-
-class WorkerProc:
-    """`moderation worker` as operators run it."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.env = env
-        self.log_path = log
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.start()
-
-    def start(self) -> None:
-        with self.log_path.open("ab") as fh:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "moderation.cli", "worker"],
-                env=self.env,
-                stdout=fh,
-                stderr=subprocess.STDOUT,
-            )
-
-    @property
-    def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
-
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def kill(self) -> None:
-        if self.alive():
-            self.proc.send_signal(signal.SIGKILL)  # type: ignore[union-attr]
-            self.proc.wait(10)  # type: ignore[union-attr]
-
-    def terminate(self) -> float:
-        """SIGTERM; seconds until it exited."""
-        assert self.proc is not None
-        start = time.monotonic()
-        self.proc.send_signal(signal.SIGTERM)
-        self.proc.wait(60)
-        return time.monotonic() - start
-
-    def rss_mb(self) -> float:
-        try:
-            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return 0.0
-
-    def ready(self) -> bool:
-        return "partitions assigned" in self.log_path.read_text(errors="replace")
 
 
 async def committed_everything(topics: Topics) -> bool:

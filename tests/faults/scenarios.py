@@ -25,11 +25,11 @@ from tests.faults.harness import (
     Load,
     Result,
     Topics,
-    WorkerProc,
     committed_everything,
     late_bar_ms,
     wait_until,
 )
+from tests.worker_process import WorkerProcess
 
 # The worker's default in-flight bound and commit interval bound what a crash can
 # make it redo: what it held, plus what it finished since its last commit.
@@ -74,7 +74,7 @@ async def _drain(ledger: Ledger, timeout: float) -> float:
     return time.monotonic() - start
 
 
-async def _ready(workers: list[WorkerProc], timeout: float = 60) -> None:
+async def _ready(workers: list[WorkerProcess], timeout: float = 60) -> None:
     assert await wait_until(lambda: all(w.ready() for w in workers), timeout), "no partitions"
 
 
@@ -96,7 +96,7 @@ async def crash(scale: Scale, tmp: Path, static: bool = True) -> Result:
         topics = await Topics.fresh(broker.bootstrap, partitions=16)
         ledger = Ledger()
         workers = [
-            WorkerProc(
+            WorkerProcess(
                 topics.env(**({"MODERATION_GROUP_INSTANCE_ID": f"crash-{i}"} if static else {})),
                 tmp / f"crash-{i}.log",
             )
@@ -150,10 +150,10 @@ async def crash(scale: Scale, tmp: Path, static: bool = True) -> Result:
 async def broker_outage(scale: Scale, tmp: Path) -> Result:
     """The broker stopped and restarted (empty: tansu's memory store); no worker restart."""
     broker = EmbeddedBroker().start()
-    worker: WorkerProc | None = None
+    worker: WorkerProcess | None = None
     try:
         topics = await Topics.fresh(broker.bootstrap)
-        worker = WorkerProc(topics.env(), tmp / "outage.log")
+        worker = WorkerProcess(topics.env(), tmp / "outage.log")
         await _ready([worker])
         before = Ledger()
         async with Collector(topics, before), Load(topics, before) as load:
@@ -209,7 +209,7 @@ async def redis_outage(scale: Scale, tmp: Path) -> Result:
         topics = await Topics.fresh(broker.bootstrap)
         # Local tier off, so every lookup goes to Redis and its outage is felt.
         env = topics.env(MODERATION_REDIS_URL=redis.url, MODERATION_CACHE_LOCAL_ENTRIES="0")
-        worker = WorkerProc(env, tmp / "redis.log")
+        worker = WorkerProcess(env, tmp / "redis.log")
         ledger = Ledger()
         repeats = TEXTS[:40]  # a small set, so most messages are cache hits
         seconds = scale.redis_outage_s
@@ -281,7 +281,7 @@ async def overload(scale: Scale, tmp: Path) -> Result:
     rate = 3 * MEASURED_CAPACITY
     with EmbeddedBroker() as broker:
         topics = await Topics.fresh(broker.bootstrap)
-        worker = WorkerProc(topics.env(), tmp / "overload.log")
+        worker = WorkerProcess(topics.env(), tmp / "overload.log")
         ledger = Ledger()
         rss: list[float] = []
         try:
@@ -377,7 +377,7 @@ async def hostile(scale: Scale, tmp: Path) -> Result:
     records = hostile_records(scale.hostile_records, seed=1)
     with EmbeddedBroker() as broker:
         topics = await Topics.fresh(broker.bootstrap)
-        worker = WorkerProc(topics.env(MODERATION_BUDGET_MS="20000"), tmp / "hostile.log")
+        worker = WorkerProcess(topics.env(MODERATION_BUDGET_MS="20000"), tmp / "hostile.log")
         ledger = Ledger()
         good: list[str] = []
         try:
@@ -415,7 +415,9 @@ async def shutdown(scale: Scale, tmp: Path) -> Result:
         env = topics.env(MODERATION_SHUTDOWN_GRACE_S=str(int(grace)))
         # Static members, as deployed: the one stopped must leave the group itself.
         workers = [
-            WorkerProc({**env, "MODERATION_GROUP_INSTANCE_ID": f"term-{i}"}, tmp / f"term-{i}.log")
+            WorkerProcess(
+                {**env, "MODERATION_GROUP_INSTANCE_ID": f"term-{i}"}, tmp / f"term-{i}.log"
+            )
             for i in range(2)
         ]
         ledger = Ledger()
@@ -471,7 +473,7 @@ async def poisoned_reply(scale: Scale, tmp: Path) -> Result:
             MODERATION_KAFKA_PRODUCER_OPTIONS=json.dumps({"max_request_size": POISON_LIMIT_BYTES}),
             MODERATION_REPLY_DEADLINE_MS="2000",
         )
-        worker = WorkerProc(env, tmp / "poison.log")
+        worker = WorkerProcess(env, tmp / "poison.log")
         ledger = Ledger()
         poisoned: list[str] = []
         try:

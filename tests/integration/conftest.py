@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from moderation.embedded import EmbeddedBroker
+from moderation.app import load_classifier
+from moderation.classifier import Classifier
+from moderation.config import ClassifierSettings
+from moderation.embedded import EmbeddedBroker, EmbeddedRedis
+from moderation.policy import Policy
 from tests.topics import Topics
+from tests.worker_process import WorkerProcess
 
 
 @pytest.fixture(scope="session")
@@ -30,29 +32,18 @@ def topics(broker: EmbeddedBroker) -> Topics:
     return t
 
 
-class WorkerProcess:
-    """`moderation worker` as operators run it: a subprocess, stopped by signals."""
+@pytest.fixture(scope="module")
+def model() -> tuple[Classifier, Policy]:
+    """The shipped model and its policy, loaded once per test module, on one thread."""
+    return load_classifier(ClassifierSettings(threads=1))
 
-    def __init__(self, env: dict[str, str], log_path: Path) -> None:
-        self.log = log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "moderation.cli", "worker"],
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
 
-    def signal(self, sig: int) -> None:
-        self.proc.send_signal(sig)
-
-    def wait(self, timeout: float) -> int:
-        return self.proc.wait(timeout)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-        self.log.close()
+@pytest.fixture
+def redis_server() -> Iterator[EmbeddedRedis]:
+    """A real redis-server on loopback for one test."""
+    r = EmbeddedRedis().start()
+    yield r
+    r.stop()
 
 
 @pytest.fixture

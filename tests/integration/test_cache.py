@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 import redis.asyncio as aioredis
 
-from moderation.app import build_cache, load_classifier
+from moderation.app import build_cache
 from moderation.cache import VerdictCache
-from moderation.config import CacheSettings, ClassifierSettings
+from moderation.config import CacheSettings
 from moderation.embedded import EmbeddedRedis
 from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read
@@ -25,18 +25,6 @@ pytestmark = pytest.mark.integration
 # Functional tests: a Redis timeout no loaded 2-core CI machine trips by accident.
 # The default (5 ms) is what the outage test and the benchmark exercise.
 FUNCTIONAL_TIMEOUT_MS = "100"
-
-
-@pytest.fixture
-def redis_server() -> Any:
-    r = EmbeddedRedis().start()
-    yield r
-    r.stop()
-
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return load_classifier(ClassifierSettings(threads=1))
 
 
 def _assigned(log_text: str) -> set[int]:

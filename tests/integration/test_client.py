@@ -9,9 +9,8 @@ from typing import Any
 import orjson
 import pytest
 
-from moderation.app import load_classifier
 from moderation.client import ModerationClient
-from moderation.config import ClassifierSettings, ClientSettings, KafkaSettings
+from moderation.config import ClientSettings, KafkaSettings
 from moderation.schema import REPLY_TO_HEADER
 from moderation.sendapi import SendApi
 from tests.integration.kafka_io import message, produce, read
@@ -19,11 +18,6 @@ from tests.integration.workers import running
 from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return load_classifier(ClassifierSettings(threads=1))
 
 
 def client_settings(topics: Topics, instance: str, **kw: Any) -> ClientSettings:

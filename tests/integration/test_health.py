@@ -10,8 +10,6 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from moderation.app import load_classifier
-from moderation.config import ClassifierSettings
 from moderation.health import HealthServer
 from tests.integration.kafka_io import message, produce, read
 from tests.integration.workers import unstarted
@@ -36,8 +34,9 @@ def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     return out
 
 
-def test_metrics_count_what_was_sent_and_readiness_follows_assignment(topics: Topics) -> None:
-    model = load_classifier(ClassifierSettings(threads=1))
+def test_metrics_count_what_was_sent_and_readiness_follows_assignment(
+    topics: Topics, model: Any
+) -> None:
 
     async def scenario() -> tuple[Any, ...]:
         worker = unstarted(topics.settings(), model)
@@ -83,14 +82,15 @@ def test_metrics_count_what_was_sent_and_readiness_follows_assignment(topics: To
     assert any(name == "moderation_model_info" for name, _ in after)
 
 
-def test_a_stalled_worker_shows_its_lag_growing(topics: Topics, monkeypatch: Any) -> None:
+def test_a_stalled_worker_shows_its_lag_growing(
+    topics: Topics, model: Any, monkeypatch: Any
+) -> None:
     """Lag comes from the broker's end offsets on its own schedule, not only after a
     commit: a worker whose model never answers commits nothing, yet its lag shows."""
     import moderation.kafka.acks as acks_module
     from moderation.metrics import REGISTRY
 
     monkeypatch.setattr(acks_module, "LAG_REFRESH_S", 0.3)
-    model = load_classifier(ClassifierSettings(threads=1))
     settings = topics.settings(max_in_flight=1, budget_ms=60_000, shutdown_grace_s=1.0)
 
     def lag() -> float:

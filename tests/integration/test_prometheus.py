@@ -10,8 +10,6 @@ from typing import Any
 
 import pytest
 
-from moderation.app import load_classifier
-from moderation.config import ClassifierSettings
 from moderation.health import HealthServer
 from moderation.promcheck import Prometheus, prometheus_binary, run
 from tests.integration.kafka_io import message, produce, read
@@ -39,8 +37,7 @@ def dashboard_exprs() -> list[str]:
 
 
 @pytest.mark.skipif(prometheus_binary() is None, reason=NEEDS)
-def test_rules_and_dashboard_queries_on_a_real_prometheus(topics: Topics) -> None:
-    model = load_classifier(ClassifierSettings(threads=1))
+def test_rules_and_dashboard_queries_on_a_real_prometheus(topics: Topics, model: Any) -> None:
     n = 120
 
     async def scenario() -> dict[str, Any]:

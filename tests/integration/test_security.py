@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from moderation.app import build_cache, load_classifier
+from moderation.app import build_cache
 from moderation.client import ModerationClient
-from moderation.config import CacheSettings, ClassifierSettings, ClientSettings, KafkaSettings
+from moderation.config import CacheSettings, ClientSettings, KafkaSettings
 from moderation.embedded import free_port, tansu_binary
 from moderation.errors import TlsError
 from moderation.kafka.admin import ensure_topics
@@ -153,11 +153,6 @@ def tls_bootstrap(pki: Pki, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 def tls(bootstrap: str, ca: Path) -> KafkaSettings:
     return KafkaSettings(bootstrap=bootstrap, security_protocol="SSL", ssl_cafile=str(ca))
-
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return load_classifier(ClassifierSettings(threads=1))
 
 
 def test_worker_and_client_speak_tls_end_to_end(tls_bootstrap: str, pki: Pki, model: Any) -> None:

@@ -165,15 +165,12 @@ async def members(bootstrap: str, group: str) -> list[str]:
         await admin.close()
 
 
-def test_a_static_worker_stopped_on_purpose_leaves_the_group(topics: Any) -> None:
+def test_a_static_worker_stopped_on_purpose_leaves_the_group(topics: Any, model: Any) -> None:
     """aiokafka never sends LeaveGroup for a static member; the worker does on SIGTERM,
     so a deploy's stopped pod hands its partitions over now, not a session later. A
     static consumer stopped without it is still a member afterwards (the control)."""
-    from moderation.app import load_classifier
-    from moderation.config import ClassifierSettings
     from tests.integration.workers import running
 
-    model = load_classifier(ClassifierSettings(threads=1))
     session_ms = 8000
 
     async def main() -> tuple[list[str], list[str], list[str]]:

@@ -13,21 +13,13 @@ import orjson
 import pytest
 
 from moderation import metrics
-from moderation.app import load_classifier
-from moderation.classifier import Classifier
-from moderation.config import CacheSettings, ClassifierSettings, WorkerSettings
-from moderation.policy import Policy
+from moderation.config import CacheSettings, WorkerSettings
 from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
 from tests.integration.workers import running, unstarted
 from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture(scope="module")
-def model() -> tuple[Classifier, Policy]:
-    return load_classifier(ClassifierSettings(threads=1))
 
 
 def test_verdicts_carry_keys_and_correlation_ids(
