@@ -34,6 +34,7 @@ from moderation.health import HealthServer
 from moderation.kafka.admin import ensure_topics
 from moderation.moderator import Moderator
 from moderation.policy import Policy
+from moderation.shadow import Shadow
 from moderation.worker import Worker
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,18 @@ def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
     return classifier, policy
+
+
+def build_shadow(settings: ClassifierSettings) -> Shadow | None:
+    """The candidate of MODERATION_SHADOW_MODEL_DIR with its own card's thresholds, or
+    None. Loaded like the live model (same threads, length limit, normalizer)."""
+    if settings.shadow_model_dir is None:
+        return None
+    candidate = Classifier(replace(settings, model_dir=settings.shadow_model_dir))
+    policy = Policy.for_model(candidate.labels, candidate.manifest["thresholds"], {})
+    metrics.expose_shadow()
+    log.info("shadow scoring with %s (thresholds %s)", candidate.model_id, policy.thresholds)
+    return Shadow(candidate, policy)
 
 
 def build_cache(settings: CacheSettings, classifier: Classifier) -> VerdictCache | None:
@@ -171,7 +184,13 @@ async def running(
     settings = settings or load()
     classifier, policy = model or load_classifier(settings.classifier)
     async with stack(settings.worker, settings.cache, embedded) as (s, c):
-        moderator = moderator_class(s.decision, classifier, policy, build_cache(c, classifier))
+        moderator = moderator_class(
+            s.decision,
+            classifier,
+            policy,
+            build_cache(c, classifier),
+            build_shadow(settings.classifier),
+        )
         worker = Worker(s, moderator)
         reloads: set[asyncio.Task[bool]] = set()
         if signals:

@@ -213,6 +213,11 @@ class Classifier:
         )[0]
         return self._activate(logits)
 
+    def vocabulary(self) -> dict[str, int]:
+        """Token -> id: two models with the same read the same token ids alike."""
+        vocab: dict[str, int] = self._tokenizer.get_vocab()
+        return vocab
+
     def scores(self, encoded: Encoded) -> np.ndarray:
         """Scores for one message: a (1, tokens) tensor, no padding."""
         ids = encoded.ids[None, :]

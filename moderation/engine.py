@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -183,6 +183,14 @@ def pick(
     return hopeless, run
 
 
+class IdleWork(Protocol):
+    """What the inference thread does when no live message waits (``shadow.Shadow``)."""
+
+    def pending(self) -> bool: ...
+    def run_one(self) -> None: ...
+    def wake_with(self, cond: threading.Condition) -> None: ...
+
+
 class InferenceEngine:
     """Runs the classifier on one dedicated thread; ``await score(...)`` from asyncio."""
 
@@ -192,8 +200,12 @@ class InferenceEngine:
         *,
         same_length_batching: bool = False,
         cut_to_fit: bool = True,
+        idle_work: IdleWork | None = None,
     ) -> None:
         self.classifier = classifier
+        # Work for the thread's idle moments (shadow scoring): run only when no live
+        # message is queued, one unit at a time.
+        self.idle_work = idle_work
         self.batching = same_length_batching
         self.cut_to_fit = cut_to_fit
         self.times = ServiceTimes()
@@ -201,6 +213,8 @@ class InferenceEngine:
         self._cond = threading.Condition()
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="inference", daemon=True)
+        if idle_work is not None:
+            idle_work.wake_with(self._cond)
         self.batches_run = 0
         self.messages_run = 0
         self._calibrate()
@@ -261,16 +275,27 @@ class InferenceEngine:
         with contextlib.suppress(RuntimeError):  # loop closed: nobody waits any more
             job.loop.call_soon_threadsafe(settle)
 
+    def _idle(self) -> bool:
+        return self.idle_work is not None and self.idle_work.pending()
+
     def _run(self) -> None:
         while True:
             with self._cond:
-                while not self._jobs and not self._stopping:
+                while not self._jobs and not self._stopping and not self._idle():
                     self._cond.wait()
-                if not self._jobs and self._stopping:
-                    return
-                hopeless, run = pick(
-                    self._jobs, time.monotonic(), self.times, self.batching, self.cut_to_fit
-                )
+                if not self._jobs:
+                    if self._stopping:
+                        return
+                    idle = True
+                else:
+                    idle = False
+                    hopeless, run = pick(
+                        self._jobs, time.monotonic(), self.times, self.batching, self.cut_to_fit
+                    )
+            if idle:
+                assert self.idle_work is not None
+                self.idle_work.run_one()  # outside the lock: live messages queue meanwhile
+                continue
             for job in hopeless:
                 self._resolve(job, OVER_BUDGET)
             if not run:

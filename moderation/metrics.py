@@ -44,6 +44,14 @@ def _worker(metric: M) -> M:
     return metric
 
 
+_SHADOW: list[Collector] = []
+
+
+def _shadow(metric: M) -> M:
+    _SHADOW.append(metric)
+    return metric
+
+
 def _client(metric: M) -> M:
     _CLIENT.append(metric)
     return metric
@@ -59,6 +67,11 @@ def _expose(metrics: list[Collector]) -> None:
 def expose_worker() -> None:
     """Put the worker's series in the registry (idempotent)."""
     _expose(_WORKER)
+
+
+def expose_shadow() -> None:
+    """Put the shadow comparison's series in the registry (idempotent)."""
+    _expose(_SHADOW)
 
 
 def expose_client() -> None:
@@ -280,6 +293,51 @@ CLIENT_LATENCY = _client(
         "moderation_client_check_seconds",
         "check() wall time as the send-message API sees it, timeouts included.",
         buckets=LATENCY_BUCKETS,
+        registry=None,
+    )
+)
+
+
+SHADOW_INFO = _shadow(
+    Info("moderation_shadow_model", "The candidate model scored in shadow.", registry=None)
+)
+SHADOW_COMPARED = _shadow(
+    Counter(
+        "moderation_shadow_compared",
+        "Messages the candidate scored after the live model: agree or flip (the decision).",
+        ["outcome"],
+        registry=None,
+    )
+)
+SHADOW_FLIPS = _shadow(
+    Counter(
+        "moderation_shadow_flips",
+        "Decisions the candidate would change, by direction and the label over threshold.",
+        ["direction", "label"],
+        registry=None,
+    )
+)
+SHADOW_SCORE_DIFF = _shadow(
+    Histogram(
+        "moderation_shadow_score_difference",
+        "Absolute difference between the candidate's and the live model's score.",
+        ["label"],
+        buckets=(0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
+        registry=None,
+    )
+)
+SHADOW_LATENCY = _shadow(
+    Histogram(
+        "moderation_shadow_inference_seconds",
+        "One candidate model run, on the inference thread's idle time.",
+        buckets=STAGE_BUCKETS,
+        registry=None,
+    )
+)
+SHADOW_SKIPPED = _shadow(
+    Counter(
+        "moderation_shadow_skipped",
+        "Messages not scored in shadow: the pending queue was full (no idle time).",
         registry=None,
     )
 )

@@ -27,6 +27,7 @@ from moderation.engine import InferenceEngine, Scored
 from moderation.errors import InvalidTextError, ModerationError
 from moderation.policy import Decision, Policy
 from moderation.schema import ChatMessage, InvalidRecord, Reason, Truncation, Verdict
+from moderation.shadow import Shadow
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +77,13 @@ class Moderator:
         classifier: Classifier,
         policy: Policy,
         cache: VerdictCache | None = None,
+        shadow: Shadow | None = None,
     ) -> None:
         self.settings = settings
+        self.shadow = shadow
+        if shadow is not None:
+            shadow.check_compatible(classifier)
+        self._report_task: asyncio.Task[None] | None = None
         self._live = _Live(classifier, policy, self._engine(classifier), cache)
         self._swap_lock = asyncio.Lock()
         self.swaps = 0
@@ -87,6 +93,7 @@ class Moderator:
             classifier,
             same_length_batching=self.settings.same_length_batching,
             cut_to_fit=self.settings.cut_to_fit,
+            idle_work=self.shadow,
         )
 
     @property
@@ -118,10 +125,23 @@ class Moderator:
         self._live.engine.start()
         if self._live.cache is not None:
             await self._live.cache.connect()
+        if self.shadow is not None:
+            self._report_task = asyncio.create_task(self._report(self.shadow), name="shadow")
+
+    async def _report(self, shadow: Shadow) -> None:
+        while True:
+            await asyncio.sleep(min(shadow.report_every_s, 5.0))
+            line = shadow.report_due()
+            if line is not None:
+                log.info("%s", line)
 
     async def stop(self) -> None:
-        """Stop the inference thread; close the cache."""
+        """Stop the inference thread; close the cache; a last shadow report."""
+        if self._report_task is not None:
+            self._report_task.cancel()
         await asyncio.to_thread(self._live.engine.stop)
+        if self.shadow is not None and self.shadow.stats.compared:
+            log.info("%s", self.shadow.summary())
         if self._live.cache is not None:
             await self._live.cache.close()
 
@@ -139,6 +159,8 @@ class Moderator:
                 policy = Policy.for_model(
                     classifier.labels, classifier.manifest["thresholds"], settings.thresholds
                 )
+                if self.shadow is not None:
+                    self.shadow.check_compatible(classifier)
             except (ModerationError, OSError, ValueError, KeyError) as exc:
                 metrics.MODEL_SWAPS.labels("refused").inc()
                 log.error(
@@ -240,12 +262,15 @@ class Moderator:
             if hit is not None:
                 # Decide afresh from cached scores: a threshold change applies at once.
                 scores = live.classifier.label_scores(hit[0])
+                decision = live.policy.decide(scores)
+                if self.shadow is not None:
+                    self.shadow.offer(encoded, scores, decision)
                 verdict = self._verdict(
                     live,
                     msg.id,
                     t0_ms,
                     "cache",
-                    live.policy.decide(scores),
+                    decision,
                     conv,
                     scores=scores,
                     cache=hit[1],
@@ -279,12 +304,15 @@ class Moderator:
             if cache is not None and key is not None:
                 cache.put(key, out.row)
         scores = live.classifier.label_scores(out.row)
+        decision = live.policy.decide(scores)
+        if self.shadow is not None and truncated != "budget":
+            self.shadow.offer(encoded, scores, decision)
         verdict = self._verdict(
             live,
             msg.id,
             t0_ms,
             "model",
-            live.policy.decide(scores),
+            decision,
             conv,
             scores=scores,
             tokens=out.tokens,

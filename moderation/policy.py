@@ -33,6 +33,14 @@ class Policy:
         merged.update(overrides)
         return cls(merged)
 
+    def triggered(self, scores: Mapping[str, float]) -> list[str]:
+        """The labels whose score reaches their threshold (empty: ``allow``)."""
+        return [
+            label
+            for label, threshold in self.thresholds.items()
+            if scores.get(label, 0.0) >= threshold
+        ]
+
     def decide(self, scores: Mapping[str, float]) -> Decision:
         """``nudge`` if any score is at or above its label's threshold, else ``allow``."""
         for label, threshold in self.thresholds.items():

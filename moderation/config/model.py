@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from moderation.config.source import Source
+from moderation.config.source import PREFIX, Source
+from moderation.errors import ConfigError
 
 DEFAULT_MODEL_NAME = "moderation-minilm-int8"
 # The mission's figure: one process, four intra-op threads (clamped to the cores we have).
@@ -45,6 +46,9 @@ class ClassifierSettings:
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.
     require_vnni: bool = False
+    # A candidate model scored in shadow on the inference thread's idle time and
+    # compared with the live one (moderation/shadow.py); None: no shadow.
+    shadow_model_dir: Path | None = None
 
 
 def classifier_settings(source: Source | None = None) -> ClassifierSettings:
@@ -59,4 +63,15 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         thresholds=src.thresholds("THRESHOLDS"),
         require_vnni=src.boolean("REQUIRE_VNNI", False),
         normalize=src.boolean("NORMALIZE", True),
+        shadow_model_dir=_shadow_dir(src),
     )
+
+
+def _shadow_dir(src: Source) -> Path | None:
+    raw = src.get("SHADOW_MODEL_DIR")
+    if raw is None or not str(raw).strip():
+        return None
+    path = Path(str(raw).strip())
+    if not path.is_dir():
+        raise ConfigError(f"{PREFIX}SHADOW_MODEL_DIR={path}: no such directory")
+    return path

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from moderation.app import running as app_running
 from moderation.classifier import Classifier
-from moderation.config import CacheSettings, Settings, WorkerSettings
+from moderation.config import CacheSettings, ClassifierSettings, Settings, WorkerSettings
 from moderation.moderator import Moderator
 from moderation.policy import Policy
 from moderation.worker import Worker
@@ -20,11 +20,14 @@ async def running(
     settings: WorkerSettings,
     model: tuple[Classifier, Policy],
     cache: CacheSettings | None = None,
+    classifier: ClassifierSettings | None = None,
 ) -> AsyncIterator[Worker]:
-    """A ready worker on ``settings`` (no health endpoint); the cache off unless given."""
+    """A ready worker on ``settings`` (no health endpoint); the cache off unless given;
+    ``classifier`` for what the loaded ``model`` does not carry (a shadow model)."""
     full = Settings(
         worker=replace(settings, metrics_port=0),
         cache=cache or CacheSettings(enabled=False),
+        classifier=classifier or ClassifierSettings(threads=1),
     )
     async with app_running(full, model=model, ready_timeout_s=30) as app:
         yield app.worker
