@@ -68,9 +68,15 @@ def parser() -> argparse.ArgumentParser:
         help="copies of TweetEval offensive's training tweets (default: TrainSettings)",
     )
     b.add_argument(
+        "--template-repeat",
+        type=int,
+        default=None,
+        help="copies of the training templates (default: TrainSettings)",
+    )
+    b.add_argument(
         "--quant",
         default=None,
-        help="a dynamic int8 setting of build.export.QUANT_SETTINGS (default: the shipped one)",
+        help="a dynamic int8 setting of build.quantize.QUANT_SETTINGS (default: the shipped one)",
     )
     b.add_argument(
         "--freeze-embeddings",

@@ -100,10 +100,12 @@ def cmd_export(ns: argparse.Namespace) -> int:
 
 def cmd_build_model(ns: argparse.Namespace) -> int:
     """Convert MiniLM, fine-tune, export, quantize, evaluate and write the model card."""
-    from moderation.build.export import QUANT_SETTINGS, SHIPPED_QUANT
+    from moderation.build.quantize import SHIPPED_QUANT, setting
 
-    if ns.quant is not None and ns.quant not in QUANT_SETTINGS:
-        raise ModerationError(f"--quant {ns.quant}: one of {', '.join(QUANT_SETTINGS)}")
+    if ns.quant is not None and setting(ns.quant).static:
+        # Refused before hours of training: measured slower and no more faithful on
+        # AVX2 (docs/benchmarks.md, bench quant), so the build has no calibration step.
+        raise ModerationError(f"--quant {ns.quant}: static settings are for bench quant only")
     from moderation.build.pipeline import build_model
     from moderation.build.train import TrainSettings
 
@@ -117,6 +119,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
             else ns.freeze_embeddings
         ),
         "offensive_repeat": ns.offensive_repeat or defaults.offensive_repeat,
+        "template_repeat": ns.template_repeat or defaults.template_repeat,
     }
     build_model(
         ns.data,

@@ -141,7 +141,8 @@ def measure_family(
     )
     if torch_rows:
         with tempfile.TemporaryDirectory() as tmp:
-            from moderation.build.export import optimize, quantize
+            from moderation.build.export import optimize
+            from moderation.build.quantize import quantize
 
             unfused = Path(tmp) / "int8-unfused.onnx"
             quantize(fp32_plain, unfused)

@@ -1,15 +1,16 @@
-"""`moderation bench quant`: which dynamic int8 setting to ship, measured on this CPU.
+"""`moderation bench quant`: which int8 setting to ship, measured on this CPU.
 
 ONNX Runtime's quantization guide warns that on CPUs without VNNI the u8s8
 multiply-add (VPMADDUBSW) can saturate, and suggests reduce_range, U8U8 or per-channel
-weights. Each setting in ``QUANT_SETTINGS`` is applied to the same fp32 graph (the
-build's ``fp32-fused-cls-row.onnx``), then scored on every validation split through
-the shipped path (batch of one, no padding); thresholds are chosen per setting by the
-build's own rule on validation data; macro-F1 is compared with the fp32 checkpoint's
-at the same thresholds, as the model card does. Speed: p50 per chat message
-(tokenization included, two threads, the worker's session), the settings timed in
-interleaved rounds so that machine drift falls on all alike. Validation data only:
-no test split takes part in the choice.
+weights; static settings calibrate activation scales on training messages, and
+fp32-tail ones keep the one-row tail in fp32. Each setting in ``QUANT_SETTINGS`` is
+applied to the same fp32 graph (the build's ``fp32-fused-cls-row.onnx``), then scored
+on every validation split through the shipped path (batch of one, no padding);
+thresholds are chosen per setting by the build's own rule on validation data;
+macro-F1 is compared with the fp32 checkpoint's at the same thresholds, as the model
+card does. Speed: p50 per chat message (tokenization included, two threads, the
+worker's session), the settings timed in interleaved rounds so that machine drift
+falls on all alike. Validation data only: no test split takes part in the choice.
 """
 
 from __future__ import annotations
@@ -33,17 +34,38 @@ from moderation.build.evaluate import (
     int8_scores,
     split_metrics,
 )
-from moderation.build.export import MANIFEST_FILE, QUANT_SETTINGS, quantize
+from moderation.build.export import MANIFEST_FILE
+from moderation.build.quantize import QUANT_SETTINGS, Feed, quantize
 from moderation.build.train import TrainSettings
 from moderation.classifier import Classifier
 from moderation.config import ClassifierSettings, default_model_dir
 
+# Static settings calibrate their activation scales on this many training messages.
+CALIBRATION_MESSAGES = 400
 
-def _model_dir(shipped: Path, fused: Path, setting: str, root: Path) -> Path:
+
+def calibration_feeds(data: Path, shipped: Path, n: int, seed: int) -> list[Feed]:
+    """Model inputs for ``n`` training messages, tokenized as the worker does."""
+    ts = TrainSettings()
+    pool = datasets.training_set(data, ts.chitchat_train, seed)
+    rng = np.random.default_rng(seed)
+    picked = [pool[i].text for i in rng.choice(len(pool), size=min(n, len(pool)), replace=False)]
+    tok = Classifier(ClassifierSettings(model_dir=shipped, threads=1))
+    feeds = []
+    for text in picked:
+        ids = tok.encode(text).ids[None, :]
+        feeds.append({"input_ids": ids, "attention_mask": np.ones_like(ids)})
+    return feeds
+
+
+def _model_dir(
+    shipped: Path, fused: Path, setting: str, root: Path, calibration: list[Feed]
+) -> Path:
     """The shipped model's directory with model.onnx re-quantized by ``setting``."""
     out = root / setting
     shutil.copytree(shipped, out)
-    quantize(fused, out / "model.onnx", setting)
+    needs = QUANT_SETTINGS[setting].static
+    quantize(fused, out / "model.onnx", setting, calibration if needs else None)
     manifest = json.loads((out / MANIFEST_FILE).read_text())
     manifest["id"] = f"{manifest['name']}@{setting}"
     (out / MANIFEST_FILE).write_text(json.dumps(manifest))
@@ -83,12 +105,15 @@ def main(argv: list[str] | None = None) -> int:
     shipped = ns.model_dir or default_model_dir()
     ts = TrainSettings()
     splits = datasets.validation_sets(ns.data, ts.chitchat_val, ts.seed)
+    calibration = (
+        calibration_feeds(ns.data, shipped, CALIBRATION_MESSAGES, ts.seed)
+        if any(QUANT_SETTINGS[s].static for s in ns.settings)
+        else []
+    )
     with tempfile.TemporaryDirectory() as tmp:
+        dirs = {s: _model_dir(shipped, ns.fused, s, Path(tmp), calibration) for s in ns.settings}
         classifiers = {
-            s: Classifier(
-                ClassifierSettings(model_dir=_model_dir(shipped, ns.fused, s, Path(tmp)), threads=2)
-            )
-            for s in ns.settings
+            s: Classifier(ClassifierSettings(model_dir=d, threads=2)) for s, d in dirs.items()
         }
         first = next(iter(classifiers.values()))
         labels = list(first.labels)

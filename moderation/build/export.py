@@ -13,6 +13,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from moderation.build.quantize import SHIPPED_QUANT, quantize, setting
 from moderation.errors import ModerationError
 
 log = logging.getLogger(__name__)
@@ -162,49 +163,6 @@ def classifier_row_only(src: Path, dst: Path) -> None:
     onnx.save(model, str(dst))
 
 
-# Dynamic int8 settings by name: what ONNX Runtime's quantization guide suggests
-# trying on CPUs without VNNI, where the u8s8 multiply-add (VPMADDUBSW) can saturate.
-# `moderation bench quant` measures them all against fp32 on the validation splits.
-QUANT_SETTINGS: dict[str, dict[str, bool | str]] = {
-    "s8": {"weights": "s8", "per_channel": False, "reduce_range": False},
-    "s8-per-channel": {"weights": "s8", "per_channel": True, "reduce_range": False},
-    "s8-reduce-range": {"weights": "s8", "per_channel": False, "reduce_range": True},
-    "s8-per-channel-reduce-range": {"weights": "s8", "per_channel": True, "reduce_range": True},
-    "u8": {"weights": "u8", "per_channel": False, "reduce_range": False},
-}
-
-
-# Shipped: per-tensor s8. Measured on AVX2 (docs/benchmarks.md, bench-quant), it is
-# the setting furthest from fp32 on two validation splits (ConvAbuse -1.2, HatEval
-# -0.9 macro-F1 points); per-channel weights keep every split within 0.2 points at
-# 1.03x the time, but a model re-quantized that way passed fewer held-out behaviour
-# checks (threats to a person 93.8% against 96.9%, negated hate allowed 83.3% against
-# 93.3%; fp32 itself: 93.8% and 93.3%), so the switch waits for a retrain that is
-# judged with it. U8U8 would give up AVX-512 VNNI's native u8s8 path.
-SHIPPED_QUANT = "s8"
-
-
-def quantize(src: Path, dst: Path, setting: str = SHIPPED_QUANT) -> None:
-    """Dynamic int8: int8 weights, uint8 activations (AVX-512 VNNI runs u8s8 natively).
-
-    ``setting`` names one of QUANT_SETTINGS (the default is what ships).
-    """
-    import onnx
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    opts = QUANT_SETTINGS[setting]
-    quantize_dynamic(
-        str(src),
-        str(dst),
-        weight_type=QuantType.QInt8 if opts["weights"] == "s8" else QuantType.QUInt8,
-        per_channel=bool(opts["per_channel"]),
-        reduce_range=bool(opts["reduce_range"]),
-        op_types_to_quantize=["MatMul", "Attention", "Gemm"],
-        # Shape inference cannot see through the fused com.microsoft ops.
-        extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
-    )
-
-
 def file_sha256(path: Path) -> str:
     """Hex SHA-256 of a file: the model id is derived from the bytes that run."""
     h = hashlib.sha256()
@@ -266,7 +224,7 @@ def build(
         "hidden_size": cfg.dim,
         "layers": cfg.n_layers,
         "heads": cfg.n_heads,
-        "quantization": _describe_quant(quant),
+        "quantization": setting(quant).describe(),
         "last_block": "classifier row only after attention",
         "fused_ops": {k: v for k, v in sorted(counts.items()) if v},
         "max_tokens": max_tokens,
@@ -277,13 +235,6 @@ def build(
     (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     log.info("built %s: %s", out_dir, manifest["id"])
     return manifest
-
-
-def _describe_quant(setting: str) -> str:
-    opts = QUANT_SETTINGS[setting]
-    extras = [k.replace("_", "-") for k in ("per_channel", "reduce_range") if opts[k]]
-    weights = ", ".join([f"weights {opts['weights']}", *extras])
-    return f"dynamic-int8 ({weights}, activations u8)"
 
 
 def prepare_tokenizer(path: Path, *, nfkc: bool) -> None:

@@ -15,7 +15,8 @@ from typing import Any
 from moderation.build import datasets
 from moderation.build.card import write_card
 from moderation.build.evaluate import choose_thresholds, score_splits, split_metrics
-from moderation.build.export import MANIFEST_FILE, SHIPPED_QUANT, build
+from moderation.build.export import MANIFEST_FILE, build
+from moderation.build.quantize import SHIPPED_QUANT
 from moderation.build.train import TrainSettings, train
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings

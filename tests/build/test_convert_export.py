@@ -127,3 +127,60 @@ def test_export_rejects_a_directory_that_is_no_checkpoint(tmp_path: Path) -> Non
     )
     assert proc.returncode == 2
     assert b"no config.json; not a transformers checkpoint" in proc.stderr
+
+
+def test_quant_settings_keep_the_tail_fp32_or_calibrate_statically(
+    user_checkpoint: Path, tmp_path: Path
+) -> None:
+    import onnx
+    import onnxruntime as ort
+
+    from moderation.build.export import build
+    from moderation.build.quantize import QuantizeError, quantize, tail_nodes
+
+    work = tmp_path / "work"
+    build(user_checkpoint, tmp_path / "model", name="user", work_dir=work)
+    fused = work / "fp32-fused-cls-row.onnx"
+    graph = onnx.load(str(fused))
+    tail = tail_nodes(graph)
+    # The last block's projection and two feed-forward MatMuls, then the two head
+    # Gemms (each also under the name the quantizer gives its MatMul half).
+    assert len([n for n in graph.graph.node if n.name in tail]) == 5
+    assert [n for n in tail if n.endswith("_MatMul")] == [
+        f"{n.name}_MatMul" for n in graph.graph.node if n.op_type == "Gemm"
+    ]
+
+    rng = np.random.default_rng(5)
+    feeds = []
+    for n in (6, 9, 14, 20):
+        ids = rng.integers(1000, 20000, size=(1, n), dtype=np.int64)
+        ids[0, 0], ids[0, -1] = 101, 102
+        feeds.append({"input_ids": ids, "attention_mask": np.ones_like(ids)})
+    ref = ort.InferenceSession(str(fused))
+
+    def logits(path: Path) -> list[np.ndarray]:
+        s = ort.InferenceSession(str(path))
+        return [s.run(None, f)[0] for f in feeds]
+
+    want = [ref.run(None, f)[0] for f in feeds]
+
+    tailed = tmp_path / "tail.onnx"
+    quantize(fused, tailed, "s8-fp32-tail")
+    nodes = onnx.load(str(tailed)).graph.node
+    fp32_matmuls = {n.name for n in nodes if n.op_type == "MatMul"}
+    assert fp32_matmuls == {n for n in tail if "Gemm" not in n} | {
+        n for n in tail if n.endswith("_MatMul")
+    }
+    assert any(n.op_type == "MatMulInteger" for n in nodes)  # the rest is int8
+    for got, w in zip(logits(tailed), want, strict=True):
+        np.testing.assert_allclose(got, w, atol=0.05)
+
+    with pytest.raises(QuantizeError, match="needs calibration inputs"):
+        quantize(fused, tmp_path / "static.onnx", "static-s8")
+    with pytest.raises(QuantizeError, match="unknown int8 setting 'fast'"):
+        quantize(fused, tmp_path / "x.onnx", "fast")
+    quantize(fused, tmp_path / "static.onnx", "static-s8", feeds)
+    ops = {n.op_type for n in onnx.load(str(tmp_path / "static.onnx")).graph.node}
+    assert {"QLinearMatMul", "QAttention"} <= ops
+    for got, w in zip(logits(tmp_path / "static.onnx"), want, strict=True):
+        np.testing.assert_allclose(got, w, atol=0.05)

@@ -1,0 +1,52 @@
+"""The named int8 settings: what they say they are, and what the build refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderation.build.quantize import (
+    QUANT_SETTINGS,
+    SHIPPED_QUANT,
+    QuantizeError,
+    QuantSetting,
+    setting,
+)
+from moderation.cli import main
+
+
+def test_the_shipped_setting_is_dynamic_per_tensor_s8() -> None:
+    s = setting(SHIPPED_QUANT)
+    assert s == QuantSetting(weights="s8")
+    assert s.describe() == "dynamic-int8 (weights s8, activations u8)"
+
+
+def test_descriptions_name_every_choice() -> None:
+    assert setting("s8-per-channel-fp32-tail").describe() == (
+        "dynamic-int8 (weights s8, per-channel, activations u8; the single-row tail fp32)"
+    )
+    assert (
+        setting("static-s8-per-channel")
+        .describe()
+        .startswith("static-int8 MatMuls, dynamic-int8 attention (weights s8, per-channel")
+    )
+    assert len({s.describe() for s in QUANT_SETTINGS.values()}) == len(QUANT_SETTINGS)
+
+
+def test_an_unknown_setting_lists_the_known_ones() -> None:
+    with pytest.raises(QuantizeError, match="unknown int8 setting 'fast': one of s8, "):
+        setting("fast")
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("fast", "unknown int8 setting 'fast'"),
+        ("static-s8", "--quant static-s8: static settings are for bench quant only"),
+    ],
+)
+def test_build_model_refuses_a_setting_it_cannot_ship_before_training(
+    name: str, says: str, capfd: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    code = main(["build-model", "--data", str(tmp_path), "--quant", name])
+    assert code == 2
+    assert says in capfd.readouterr().err
