@@ -15,7 +15,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 
-from moderation import metrics
+from moderation import gcpause, metrics
 from moderation.cache import REDIS_CONNECT_TIMEOUT_S, WRITE_TIMEOUT_FACTOR, VerdictCache
 from moderation.classifier import Classifier
 from moderation.config import (
@@ -192,6 +192,7 @@ async def running(
             build_shadow(settings.classifier),
         )
         worker = Worker(s, moderator)
+        gcpause.watch()
         reloads: set[asyncio.Task[bool]] = set()
         if signals:
             loop = asyncio.get_running_loop()
@@ -253,4 +254,8 @@ async def _ready(worker: Worker, task: asyncio.Task[None], timeout_s: float) -> 
 async def serve(embedded: bool = False) -> None:
     """`moderation worker`: run until SIGTERM or SIGINT, then drain and exit."""
     async with running(embedded=embedded, signals=True, ready_timeout_s=None) as app:
+        if app.settings.gc_freeze:
+            # Everything is loaded and connected: what lives now lives as long as the
+            # process (only here, in the worker's own process: not in a host's).
+            gcpause.freeze_startup()
         await app.task

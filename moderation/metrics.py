@@ -239,6 +239,16 @@ BREAKER_OPEN = _worker(
         registry=None,
     )
 )
+GC_PAUSE = _worker(
+    Histogram(
+        "moderation_gc_pause_seconds",
+        "Pauses of Python's cyclic garbage collector (every Python thread waits), by "
+        "generation; 2 is a full collection.",
+        ["generation"],
+        buckets=STAGE_BUCKETS,
+        registry=None,
+    )
+)
 MODEL_INFO = _worker(Info("moderation_model", "The model being served.", registry=None))
 MODEL_SWAPS = _worker(
     Counter(

@@ -73,6 +73,9 @@ class WorkerSettings:
     metrics_port: int = 9108
     # Chat text is user data: logged with each verdict only when an operator asks.
     log_text: bool = False
+    # Exempt the objects alive at start-up from later garbage collections
+    # (moderation/gcpause.py): a full collection then walks only what the worker made.
+    gc_freeze: bool = True
 
     @property
     def decision(self) -> DecisionSettings:
@@ -129,6 +132,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
         metrics_port=src.integer("METRICS_PORT", d.metrics_port, 0, 65535),
         log_text=src.boolean("LOG_TEXT", d.log_text),
+        gc_freeze=src.boolean("GC_FREEZE", d.gc_freeze),
     )
     if len({s.input_topic, s.verdict_topic, s.dlq_topic}) < 3:
         raise ConfigError("MODERATION_INPUT_TOPIC, _VERDICT_TOPIC and _DLQ_TOPIC must differ")

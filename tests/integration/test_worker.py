@@ -239,6 +239,8 @@ def test_sigterm_drains_commits_and_exits_in_grace(topics: Topics, spawn: Any) -
     first = spawn(env)
     asyncio.run(produce(topics.bootstrap, topics.input, [(message("warm", "hi"), None, [])]))
     assert asyncio.run(read(topics.bootstrap, topics.verdicts, 1, 60)), "worker never answered"
+    # The worker's own process freezes what it loaded at start (moderation/gcpause.py).
+    assert "start-up objects frozen" in first.log_path.read_text(errors="replace")
     asyncio.run(
         produce(
             topics.bootstrap,
