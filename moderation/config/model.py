@@ -38,6 +38,9 @@ class ClassifierSettings:
     # and the broker need; in every `moderation bench e2e` run, p99 at 100 and 200
     # msg/s was lower with spinning off (docs/benchmarks.md).
     spinning: bool = False
+    # With spinning: how long (microseconds) an idle intra-op thread spins before it
+    # sleeps; 0 leaves ONNX Runtime's default.
+    spin_us: int = 0
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)
     # Undo evasive spellings (look-alike letters, leetspeak, spaced-out letters,
@@ -60,6 +63,7 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         threads=src.integer("THREADS", DEFAULT_THREADS, 1, 256),
         max_tokens=src.integer("MAX_TOKENS", DEFAULT_MAX_TOKENS, 8, 512),
         spinning=src.boolean("SPINNING", ClassifierSettings().spinning),
+        spin_us=src.integer("SPIN_US", 0, 0, 1_000_000),
         thresholds=src.thresholds("THRESHOLDS"),
         require_vnni=src.boolean("REQUIRE_VNNI", False),
         normalize=src.boolean("NORMALIZE", True),

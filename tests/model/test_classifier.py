@@ -128,6 +128,20 @@ def test_threads_are_clamped_to_usable_cores(caplog: pytest.LogCaptureFixture) -
     assert f"using {cores}" in caplog.text
 
 
+def test_spinning_and_its_duration_reach_the_session() -> None:
+    from moderation.classifier import make_session
+
+    path = default_model_dir() / "model.onnx"
+    spin = make_session(path, 2, True, spin_us=3000).get_session_options()
+    assert spin.get_session_config_entry("session.intra_op.allow_spinning") == "1"
+    assert spin.get_session_config_entry("session.intra_op.spin_duration_us") == "3000"
+    off = make_session(path, 2, False, spin_us=3000).get_session_options()
+    assert off.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    # Without spinning the duration means nothing, and is not passed on.
+    with pytest.raises(Exception, match="spin_duration_us"):
+        off.get_session_config_entry("session.intra_op.spin_duration_us")
+
+
 def test_safe_from_worker_threads_beside_an_event_loop(classifier: Classifier) -> None:
     texts = [f"message number {i} about the game tonight" for i in range(40)]
     expected = [classifier.classify(t).scores for t in texts]

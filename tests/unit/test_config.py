@@ -20,6 +20,9 @@ def test_environment_wins_over_toml(tmp_path: Path) -> None:
     cfg.write_text("threads = 3\nmax_tokens = 64\nthresholds = { toxic = 0.7 }\n")
     s = classifier_settings(Source({"MODERATION_CONFIG": str(cfg), "MODERATION_THREADS": "1"}))
     assert (s.threads, s.max_tokens, dict(s.thresholds)) == (1, 64, {"toxic": 0.7})
+    assert (s.spinning, s.spin_us) == (False, 0)
+    spin = classifier_settings(Source({"MODERATION_SPINNING": "1", "MODERATION_SPIN_US": "3000"}))
+    assert (spin.spinning, spin.spin_us) == (True, 3000)
 
 
 @pytest.mark.parametrize(
@@ -29,6 +32,7 @@ def test_environment_wins_over_toml(tmp_path: Path) -> None:
         ({"MODERATION_THREADS": "0"}, "MODERATION_THREADS=0: expected 1..256"),
         ({"MODERATION_MAX_TOKENS": "100000"}, "MODERATION_MAX_TOKENS=100000"),
         ({"MODERATION_SPINNING": "maybe"}, "expected true or false"),
+        ({"MODERATION_SPIN_US": "-5"}, "MODERATION_SPIN_US=-5: expected 0..1000000"),
         ({"MODERATION_THRESHOLDS": "toxic"}, "'toxic' is not label=value"),
         ({"MODERATION_THRESHOLDS": "toxic=high"}, "is not a number"),
         ({"MODERATION_THRESHOLDS": "toxic=1.5"}, r"must lie in \[0, 1\]"),
