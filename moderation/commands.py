@@ -177,6 +177,7 @@ def cmd_demo(ns: argparse.Namespace) -> int:
 BENCH_SUITES = {
     "model": "model",
     "e2e": "e2e",
+    "e2e-ab": "e2e_ab",
     "cache": "cache",
     "prometheus": "promagree",
     "replay": "replay",
@@ -184,6 +185,7 @@ BENCH_SUITES = {
     "quant": "quant",
     "client": "client",
     "normalize": "normalize",
+    "spin": "spin",
 }
 
 
