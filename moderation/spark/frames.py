@@ -54,6 +54,9 @@ def session(master: str | None = None, app: str = "moderation-replay") -> SparkS
         builder = builder.master(master)
     spark = builder.config("spark.ui.showConsoleProgress", "false").getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
+    # py4j logs every gateway connection at INFO, the last ones from finalizers at
+    # interpreter exit, after the streams they write to may be closed.
+    logging.getLogger("py4j").setLevel(logging.WARNING)
     return spark
 
 
