@@ -47,6 +47,11 @@ class Encoded:
         """Token count including the two special tokens."""
         return int(self.ids.shape[0])
 
+    def feed(self) -> dict[str, np.ndarray]:
+        """The session's inputs for this message alone: a batch of one, no padding."""
+        ids = self.ids[None, :]
+        return {"input_ids": ids, "attention_mask": np.ones_like(ids)}
+
 
 @dataclass(frozen=True, slots=True)
 class Classification:

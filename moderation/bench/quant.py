@@ -35,7 +35,7 @@ from moderation.build.evaluate import (
     split_metrics,
 )
 from moderation.build.export import MANIFEST_FILE
-from moderation.build.quantize import QUANT_SETTINGS, Feed, quantize
+from moderation.build.quantize import QUANT_SETTINGS, Feed, quantize, setting
 from moderation.build.train import TrainSettings
 from moderation.classifier import Classifier
 from moderation.config import ClassifierSettings, default_model_dir
@@ -51,23 +51,17 @@ def calibration_feeds(data: Path, shipped: Path, n: int, seed: int) -> list[Feed
     rng = np.random.default_rng(seed)
     picked = [pool[i].text for i in rng.choice(len(pool), size=min(n, len(pool)), replace=False)]
     tok = Classifier(ClassifierSettings(model_dir=shipped, threads=1))
-    feeds = []
-    for text in picked:
-        ids = tok.encode(text).ids[None, :]
-        feeds.append({"input_ids": ids, "attention_mask": np.ones_like(ids)})
-    return feeds
+    return [tok.encode(text).feed() for text in picked]
 
 
-def _model_dir(
-    shipped: Path, fused: Path, setting: str, root: Path, calibration: list[Feed]
-) -> Path:
-    """The shipped model's directory with model.onnx re-quantized by ``setting``."""
-    out = root / setting
+def _model_dir(shipped: Path, fused: Path, name: str, root: Path, calibration: list[Feed]) -> Path:
+    """The shipped model's directory with model.onnx re-quantized by the setting
+    ``name`` (dynamic settings ignore ``calibration``)."""
+    out = root / name
     shutil.copytree(shipped, out)
-    needs = QUANT_SETTINGS[setting].static
-    quantize(fused, out / "model.onnx", setting, calibration if needs else None)
+    quantize(fused, out / "model.onnx", name, calibration)
     manifest = json.loads((out / MANIFEST_FILE).read_text())
-    manifest["id"] = f"{manifest['name']}@{setting}"
+    manifest["id"] = f"{manifest['name']}@{name}"
     (out / MANIFEST_FILE).write_text(json.dumps(manifest))
     return out
 
@@ -101,13 +95,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, default=Path("bench-results"))
     p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
     ns = p.parse_args(argv)
+    # An unknown name is refused (QuantizeError lists the known ones) before any work.
+    chosen = [setting(key) for key in ns.settings]
     ns.out.mkdir(parents=True, exist_ok=True)
     shipped = ns.model_dir or default_model_dir()
     ts = TrainSettings()
     splits = datasets.validation_sets(ns.data, ts.chitchat_val, ts.seed)
     calibration = (
         calibration_feeds(ns.data, shipped, CALIBRATION_MESSAGES, ts.seed)
-        if any(QUANT_SETTINGS[s].static for s in ns.settings)
+        if any(s.static for s in chosen)
         else []
     )
     with tempfile.TemporaryDirectory() as tmp:
@@ -122,29 +118,29 @@ def main(argv: list[str] | None = None) -> int:
             for name, ex in splits.items()
         }
         results = {}
-        for setting, c in classifiers.items():
+        for key, c in classifiers.items():
             scored = {
                 name: SplitScores(ex, fp32[name], int8_scores(c, [e.text for e in ex]))
                 for name, ex in splits.items()
             }
             thresholds = choose_thresholds(scored, labels)
-            results[setting] = split_metrics(scored, thresholds, labels)
+            results[key] = split_metrics(scored, thresholds, labels)
         from moderation.bench.model import chat_messages
 
         speed = _p50_ms(classifiers, chat_messages(ns.speed_messages, 0.0, 21), rounds=10)
     names = [n for n in SPLIT_LABEL if n in splits]
     base = ns.settings[0]
     rows = []
-    for setting in ns.settings:
-        m = results[setting]
+    for key in ns.settings:
+        m = results[key]
         gaps = [100 * (m[n]["int8"]["macro_f1"] - m[n]["fp32"]["macro_f1"]) for n in names]
         rows.append(
-            [setting]
+            [key]
             + [
                 f"{m[n]['int8']['macro_f1']:.4f} ({g:+.1f})"
                 for n, g in zip(names, gaps, strict=True)
             ]
-            + [f"{min(gaps):+.1f}", f"{speed[setting]:.2f}", f"{speed[setting] / speed[base]:.2f}"]
+            + [f"{min(gaps):+.1f}", f"{speed[key]:.2f}", f"{speed[key] / speed[base]:.2f}"]
         )
     headers = ["setting", *names, "worst int8 - fp32 (points)", "p50 ms", f"x {base}"]
     table = markdown_table(headers, rows)

@@ -83,10 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     ns = p.parse_args(argv)
     model_dir = ns.model_dir or default_model_dir()
     tok = Classifier(ClassifierSettings(model_dir=model_dir, threads=1))
-    feeds = []
-    for text in chat_messages(ns.messages, 0.0, 21):
-        ids = tok.encode(text).ids[None, :]
-        feeds.append({"input_ids": ids, "attention_mask": np.ones_like(ids)})
+    feeds = [tok.encode(text).feed() for text in chat_messages(ns.messages, 0.0, 21)]
     sessions = {
         v.label: make_session(model_dir / MODEL_FILE, v.threads, v.spinning, spin_us=v.spin_us)
         for v in VARIANTS

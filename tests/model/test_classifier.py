@@ -47,6 +47,17 @@ def test_no_padding_the_tensor_is_as_long_as_the_message(classifier: Classifier)
     assert classifier.encode("hi " * 10).tokens == 12
 
 
+def test_a_feed_is_the_message_alone_and_scores_as_the_classifier_does(
+    classifier: Classifier,
+) -> None:
+    encoded = classifier.encode("see you at the gym tomorrow")
+    feed = encoded.feed()
+    assert feed["input_ids"].shape == feed["attention_mask"].shape == (1, encoded.tokens)
+    assert feed["attention_mask"].min() == 1
+    logits = classifier._session.run(None, feed)[0][0]
+    assert np.allclose(classifier._activate(logits), classifier.scores(encoded))
+
+
 @pytest.mark.parametrize("text", ["", "   \t\n ", "\u200b\u200b\u200d", "\x00\x01\x02"])
 def test_empty_or_invisible_text_is_a_specific_error(classifier: Classifier, text: str) -> None:
     with pytest.raises(EmptyTextError, match="empty or holds only whitespace"):

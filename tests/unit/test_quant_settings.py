@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from moderation.build.quantize import (
@@ -50,3 +52,14 @@ def test_build_model_refuses_a_setting_it_cannot_ship_before_training(
     code = main(["build-model", "--data", str(tmp_path), "--quant", name])
     assert code == 2
     assert says in capfd.readouterr().err
+
+
+def test_bench_quant_refuses_an_unknown_setting_before_any_work(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "none"  # nothing is read: the names are checked first
+    args = ["--checkpoint", str(missing), "--fused", str(missing), "--data", str(missing)]
+    code = main(["bench", "quant", *args, "--settings", "s8", "fast", "--out", str(missing)])
+    assert code == 2
+    assert "unknown int8 setting 'fast': one of s8, " in capfd.readouterr().err
+    assert not missing.exists()
