@@ -6,6 +6,13 @@ templates, verbs and identity terms here must never be used to train or tune a m
 (nor to pick its thresholds or checkpoints). Training templates, when a build adds
 them, use their own disjoint sets; ``tests/unit/test_behaviour_suite.py`` holds the
 two apart.
+
+The suite has two sets. The first was read while the shipped model's training
+templates were written (its armed-threat frames came after reading which threats
+failed), so it flatters that model somewhat. The second, marked below, was written
+on 2026-11-23 before any model was run on it, with frames of its own; it doubles or
+triples each capability: 60-100 examples each (one is 1.0-1.7 points of a pass
+rate), 32 for violent words in benign chat and 25 insults.
 """
 
 from __future__ import annotations
@@ -74,6 +81,10 @@ def suite() -> list[Capability]:
                         "you deserve to {die}",
                         "watch your back, I know where you live and I will {hurt} you",
                         "I'm coming to your {place} tomorrow with a {weapon}",
+                        # Second set (written blind to any model's answers; see below).
+                        "if I ever see you again I will {hurt} you",
+                        "meet me outside after this and I'll {hurt} you",
+                        "I can't wait for the day you {die}",
                     ],
                     die=["die", "die in a fire", "get cancer and die", "choke and die"],
                     hurt=["find and hurt", "kill", "beat", "stab"],
@@ -86,6 +97,23 @@ def suite() -> list[Capability]:
                 "nobody would miss you if you killed yourself",
                 "drink bleach",
                 "do everyone a favour and end yourself",
+                # Second set: menace without a slot verb, and incitement in other words.
+                "you're a dead man walking",
+                "your days are numbered, I promise you",
+                "I know where you live. Sleep with one eye open.",
+                "you won't see it coming, but it's coming",
+                "I'll make sure you never walk again",
+                "keep it up and you'll end up in a body bag",
+                "I'm going to make you bleed",
+                "next time I see you you're getting your teeth kicked in",
+                "I'll put you in the hospital",
+                "I will end you",
+                "one day I'll catch you alone and then we'll see",
+                "I'll find your family and make them pay",
+                "just jump already, nobody cares",
+                "you should just kill yourself honestly",
+                "please go die",
+                "why are you still alive? end it",
             ),
         ),
         Capability(
@@ -109,6 +137,22 @@ def suite() -> list[Capability]:
                 "my phone battery died again",
                 "this heat is going to be the death of me lol",
                 "we got smashed in the final, 3-0",
+                "that spin class killed me",
+                "we slayed the pub quiz tonight",
+                "I shot some great photos at the beach",
+                "this lecture is murdering my brain cells",
+                "my team got massacred in ranked again",
+                "stab the potatoes with a fork to see if they're done",
+                "hang the picture a bit higher please",
+                "I'm going to die of boredom in this meeting",
+                "she kills me, she's hilarious",
+                "my code crashed and burned again",
+                "we'll beat them next season for sure",
+                "the finale destroyed me emotionally",
+                "this coffee could kill a horse",
+                "that deadline is a killer",
+                "my houseplant is dying, any tips?",
+                "the knife skills class was so much fun",
             ),
         ),
         Capability(
@@ -123,6 +167,10 @@ def suite() -> list[Capability]:
                     "Her colleague is a {member}.",
                     "As a {member}, I think the new policy is fair.",
                     "{group} are welcome here.",
+                    "I'm a {member}, ask me anything.",
+                    "Happy to see more {group} in tech.",
+                    "We are reading a novel written by a {member}.",
+                    "Two {group} joined our book club this week.",
                 ]
             ),
         ),
@@ -135,6 +183,11 @@ def suite() -> list[Capability]:
                     "Let me be clear: I don't hate {group}.",
                     "No {member} deserves to die.",
                     "{group} are not the problem.",
+                    "I've never had a problem with {group}.",
+                    "Hating {group} makes no sense to me.",
+                    "{group} are not lesser than anyone else.",
+                    "I would never wish harm on a {member}.",
+                    "I don't see {group} as a threat.",
                 ]
             ),
         ),
@@ -147,6 +200,11 @@ def suite() -> list[Capability]:
                     'Saying "{group} are animals" is disgusting and wrong.',
                     "Stop telling people that {group} are criminals.",
                     "It is hateful to say {group} should go back where they came from.",
+                    "Anyone who calls {group} dirty is a bigot.",
+                    'My uncle said "{group} ruin everything" and I told him that was hateful.',
+                    "Spreading lies that {group} are violent hurts real people.",
+                    "I'm tired of hearing that {group} are the enemy. They're not.",
+                    'The comment "all {group} are liars" got deleted, and good.',
                 ]
             ),
         ),
@@ -160,6 +218,10 @@ def suite() -> list[Capability]:
                     "I hate {group}.",
                     "{group} are disgusting vermin.",
                     "All {group} should be deported.",
+                    "{group} are a cancer on society.",
+                    "{group} should all be locked up.",
+                    "I wish every {member} would disappear.",
+                    "{group} are stupid and worthless.",
                 ]
             ),
         ),
@@ -168,7 +230,13 @@ def suite() -> list[Capability]:
             "nudge",
             "direct insults",
             fill_slots(
-                ["you are a {insult}", "shut up you {insult}", "nobody likes you, {insult}"],
+                [
+                    "you are a {insult}",
+                    "shut up you {insult}",
+                    "nobody likes you, {insult}",
+                    "you're such a {insult}",
+                    "what a {insult} you are",
+                ],
                 insult=["idiot", "moron", "loser", "piece of trash", "worthless clown"],
             ),
         ),

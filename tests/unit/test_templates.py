@@ -1,6 +1,7 @@
 """Training templates stay apart from the evaluation suite, and the recipe's data
 gives every head negatives from text like its positives."""
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -27,6 +28,24 @@ def test_no_evaluation_example_is_a_training_example() -> None:
     train = {e.text.lower() for e in template_examples()}
     evaluation = {t.lower() for c in suite() for t in c.examples}
     assert not train & evaluation
+
+
+def _four_grams(text: str) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z']+", text.lower())
+    return {tuple(words[i : i + 4]) for i in range(len(words) - 3)}
+
+
+def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> None:
+    # Exact copies are not the only leak: "I will end you" trained on makes "I will end
+    # you" tested a memory check. Identity terms differ between the two, so any shared
+    # run of four words is a shared frame.
+    suite_grams = {g for c in suite() for t in c.examples for g in _four_grams(t)}
+    shared = {
+        e.text: sorted(_four_grams(e.text) & suite_grams)[0]
+        for e in template_examples()
+        if _four_grams(e.text) & suite_grams
+    }
+    assert not shared, list(shared.items())[:5]
 
 
 def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
