@@ -71,9 +71,10 @@ QUANT_SETTINGS: dict[str, QuantSetting] = {
 # the setting furthest from fp32 on two validation splits (ConvAbuse -1.2, HatEval
 # -0.9 macro-F1 points); per-channel weights keep every split within 0.2 points at
 # 1.03x the time, but a model re-quantized that way passed fewer held-out behaviour
-# checks (threats to a person 93.8% against 96.9%, negated hate allowed 83.3% against
-# 93.3%; fp32 itself: 93.8% and 93.3%), so the switch waits for a retrain that is
-# judged with it. U8U8 would give up AVX-512 VNNI's native u8s8 path.
+# checks on the suite's first set (threats to a person 93.8% against 96.9%, negated
+# hate allowed 83.3% against 93.3%; fp32 itself: 93.8% and 93.3%), so the switch
+# waits for a retrain that is judged with it (docs/model.md has the retrains, all
+# built per-channel). U8U8 would give up AVX-512 VNNI's native u8s8 path.
 SHIPPED_QUANT = "s8"
 
 Feed = dict[str, np.ndarray]
