@@ -122,7 +122,14 @@ class Normalizer:
     def __init__(self, vocab: Container[str] = frozenset()) -> None:
         self.vocab = vocab
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, text: str, whole: str | None = None) -> str:
+        """``text`` as the model should read it.
+
+        ``whole``: the message ``text`` was cut from, at a word boundary, when only a
+        prefix is read. Whether a message is genuinely Cyrillic or Greek is a
+        property of all of it, so that is decided on ``whole``; every other pass
+        works word by word.
+        """
         if not text.isascii():
             # The tokenizer does this too, but the passes below must see styled
             # digits as digits and words unbroken by invisible characters.
@@ -131,7 +138,8 @@ class Normalizer:
             text = _SPELLED.sub(self._join_spelled, text)
         ascii_only = text.isascii()
         if _LEET_HINT.search(text) or (not ascii_only and _LOOKALIKE_ANY.search(text)):
-            genuine = not ascii_only and _GENUINE_SCRIPT.search(text) is not None
+            context = text if whole is None else unicodedata.normalize("NFKC", whole)
+            genuine = not ascii_only and _GENUINE_SCRIPT.search(context) is not None
             text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine), text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import gc
 import time
+from functools import partial
 
 import numpy as np
 
 from moderation.bench.stats import markdown_table, write_docs_section
+from moderation.classifier import Classifier
 
 EVASIONS = [
     ("leetspeak", "you are an 1d10t"),
@@ -27,18 +29,59 @@ EVASIONS = [
 ]
 
 
+def _scored(c: Classifier, text: str, prefix: bool) -> np.ndarray:
+    return c.scores(c.encode(text, from_prefix=prefix))
+
+
+def _long_pastes(c: Classifier, texts: list[str], rounds: int) -> str:
+    """Long pastes read whole against from a prefix, alternating blocks in one run."""
+    from moderation.bench.model import time_block
+
+    encode: dict[bool, list[float]] = {False: [], True: []}
+    full: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(rounds):
+        for prefix in (False, True):
+            encode[prefix] += time_block(partial(c.encode, from_prefix=prefix), texts, 5)
+            full[prefix] += time_block(partial(_scored, c, prefix=prefix), texts, 5)
+    same = all(np.array_equal(c.encode(t).ids, c.encode(t, from_prefix=False).ids) for t in texts)
+    rows = []
+    for what, secs in (("normalize + tokenize", encode), ("with the model", full)):
+        whole, quick = (1e3 * np.asarray(secs[k]) for k in (False, True))
+        rows.append(
+            [
+                what,
+                f"{np.percentile(whole, 50):.2f}",
+                f"{np.percentile(quick, 50):.2f}",
+                f"{np.percentile(whole, 50) / np.percentile(quick, 50):.2f}x",
+                f"{np.percentile(whole, 99):.2f}",
+                f"{np.percentile(quick, 99):.2f}",
+            ]
+        )
+    lengths = [len(t) for t in texts]
+    table = markdown_table(
+        ["per long paste", "whole p50 ms", "prefix p50 ms", "faster by", "whole p99", "prefix p99"],
+        rows,
+    )
+    return (
+        f"{len(texts)} long pastes (several chitchat turns joined; {min(lengths)}-"
+        f"{max(lengths)} characters, all over {c.max_tokens} tokens), read whole and from a "
+        f"prefix in {rounds} alternating rounds, 2 threads; same tokens for every paste: "
+        f"{'yes' if same else 'NO'}.\n\n{table}\n"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the tables; write docs/benchmarks.md."""
     from dataclasses import replace
 
     from moderation.bench.model import chat_messages
-    from moderation.classifier import Classifier
     from moderation.config import Source, classifier_settings
     from moderation.normalize import Normalizer
     from moderation.policy import Policy
 
     p = argparse.ArgumentParser(prog="moderation bench normalize", description=__doc__)
     p.add_argument("--messages", type=int, default=3000)
+    p.add_argument("--long", type=int, default=200, help="long pastes to time")
     p.add_argument("--docs", default="docs/benchmarks.md", help="'' to write nothing")
     ns = p.parse_args(argv)
 
@@ -95,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         f"Command: `moderation bench normalize --messages {ns.messages}`. Held-out chitchat "
         f"utterances: normalizer time per message (no model), share it changes, and the "
         f"shipped model's nudge rate without and with it (same run).\n\n{cost}\n\n"
-        f"Evasive spellings of one insult, without and with the normalizer:\n\n{evasions}\n"
+        f"Evasive spellings of one insult, without and with the normalizer:\n\n{evasions}\n\n"
+        + _long_pastes(on, chat_messages(ns.long, 1.0, 12), rounds=3)
     )
     print(body)
     print("examples of changed chitchat:", changed[:10])

@@ -227,3 +227,50 @@ def test_the_normalizer_can_be_turned_off(classifier: Classifier) -> None:
     off = Classifier(replace(ClassifierSettings(threads=1), normalize=False))
     assert off.encode("you 1d10t").ids.tolist() != classifier.encode("you 1d10t").ids.tolist()
     assert off.encode("you idiot").ids.tolist() == classifier.encode("you idiot").ids.tolist()
+
+
+# Words that exercise every normalizer pass and the tokenizer's splitting, placed so
+# that some land on the prefix's cut: spelled-out letters across spaces, leetspeak,
+# look-alike and genuine Cyrillic and Greek, NFKC expansions, emoji, CJK, long words.
+_TRICKY = [
+    "i d i o t", "k y s", "a", "I", "1d10t", "h@te", "$tupid", "7pm", "2nd", "idiooot",
+    "stuuupid", "іdіоt", "как", "дела", "μm", "5µm", "x½", "ｉｄｉｏｔ", "😀", "你好",
+    "i.d.i.o.t", "k-y-s", "word", "chat", "is", "ok", "loooooong", "x" * 120, "\u200bhi",
+    "\n", "  ", "end.", "you", "are", "so", "f**k", "b12",
+]  # fmt: skip
+
+
+def _long_texts() -> list[str]:
+    import random
+
+    from moderation.bench.model import chat_messages
+
+    rng = random.Random(7)
+    texts = [t for t in chat_messages(400, 0.25, 3) if len(t) > 1100]
+    for _ in range(300):
+        words = [rng.choice(_TRICKY) for _ in range(rng.randrange(150, 700))]
+        texts.append(" ".join(words))
+    # Nothing safe to cut at, or too little text per character to overflow.
+    texts += ["a b " * 700, "x" * 3000, "hi " + " " * 3000 + "there", "ok\n" * 600]
+    # Cut inside spelled-out letters that begin within the first 128 tokens: joined
+    # whole they are one word of 150 letters ([UNK]), cut they would be 80 or so.
+    letters = " ".join(rng.choice("bcdfghjklmnpqrstvwxz") for _ in range(150))
+    texts.append("hi " * 100 + " " * 550 + letters + " and more words" * 20)
+    # A word of look-alikes only is folded unless the message is genuinely Cyrillic,
+    # which only its end shows.
+    texts.append("рор " + "hello " * 300 + "дела")
+    return texts
+
+
+def test_a_long_message_read_from_its_prefix_has_the_whole_messages_tokens(
+    classifier: Classifier,
+) -> None:
+    texts = _long_texts()
+    quick = [classifier.encode(t) for t in texts]
+    taken = sum(classifier._encode_prefix(t) is not None for t in texts)
+    whole = [classifier.encode(t, from_prefix=False) for t in texts]
+    for text, q, w in zip(texts, quick, whole, strict=True):
+        assert q.truncated == w.truncated, text[:80]
+        assert np.array_equal(q.ids, w.ids), text[:80]
+    # Most long texts take the short path (else this compares the long path to itself).
+    assert taken > len(texts) // 2, (taken, len(texts))
