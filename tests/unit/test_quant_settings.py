@@ -16,10 +16,10 @@ from moderation.build.quantize import (
 from moderation.cli import main
 
 
-def test_the_shipped_setting_is_dynamic_per_tensor_s8() -> None:
+def test_the_shipped_setting_is_dynamic_per_channel_s8() -> None:
     s = setting(SHIPPED_QUANT)
-    assert s == QuantSetting(weights="s8")
-    assert s.describe() == "dynamic-int8 (weights s8, activations u8)"
+    assert s == QuantSetting(weights="s8", per_channel=True)
+    assert s.describe() == "dynamic-int8 (weights s8, per-channel, activations u8)"
 
 
 def test_descriptions_name_every_choice() -> None:
