@@ -138,8 +138,9 @@ class Normalizer:
             text = _SPELLED.sub(self._join_spelled, text)
         ascii_only = text.isascii()
         if _LEET_HINT.search(text) or (not ascii_only and _LOOKALIKE_ANY.search(text)):
-            context = text if whole is None else unicodedata.normalize("NFKC", whole)
-            genuine = not ascii_only and _GENUINE_SCRIPT.search(context) is not None
+            # (``whole`` as the passes above would have seen it: NFKC.)
+            seen = text if whole is None or ascii_only else unicodedata.normalize("NFKC", whole)
+            genuine = not ascii_only and _GENUINE_SCRIPT.search(seen) is not None
             text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine), text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
