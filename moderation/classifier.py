@@ -267,11 +267,9 @@ class Classifier:
             return np.asarray(z / z.sum(axis=-1, keepdims=True))
         return np.asarray(1.0 / (1.0 + np.exp(-logits)))
 
-    def _infer(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """One session run on a (batch, tokens) tensor; a score row per message."""
-        logits: np.ndarray = self._session.run(
-            [self._output], {"input_ids": ids, "attention_mask": mask}
-        )[0]
+    def _infer(self, feed: dict[str, np.ndarray]) -> np.ndarray:
+        """One session run on (batch, tokens) inputs; a score row per message."""
+        logits: np.ndarray = self._session.run([self._output], feed)[0]
         return self._activate(logits)
 
     def vocabulary(self) -> dict[str, int]:
@@ -281,14 +279,13 @@ class Classifier:
 
     def scores(self, encoded: Encoded) -> np.ndarray:
         """Scores for one message: a (1, tokens) tensor, no padding."""
-        ids = encoded.ids[None, :]
-        row: np.ndarray = self._infer(ids, np.ones_like(ids))[0]
+        row: np.ndarray = self._infer(encoded.feed())[0]
         return row
 
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of equal token count, stacked without any padding."""
         ids = np.stack([e.ids for e in batch])
-        return self._infer(ids, np.ones_like(ids))
+        return self._infer({"input_ids": ids, "attention_mask": np.ones_like(ids)})
 
     def scores_padded(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of any lengths, padded to the longest (throughput mode)."""
@@ -298,7 +295,7 @@ class Classifier:
         for row, e in enumerate(batch):
             ids[row, : e.tokens] = e.ids
             mask[row, : e.tokens] = 1
-        return self._infer(ids, mask)
+        return self._infer({"input_ids": ids, "attention_mask": mask})
 
     def label_scores(self, row: np.ndarray) -> dict[str, float]:
         """A score row as a label-to-float mapping."""
