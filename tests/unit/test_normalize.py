@@ -20,7 +20,7 @@ norm = Normalizer(VOCAB)
         ("I HATE Y0U", "I HATE you"),
         ("i d i o t", "idiot"),
         ("i.d.i.o.t", "idiot"),
-        ("k-y-s", "kys"),
+        ("k-y-s", "kill yourself"),
         ("i_d_i_o_t", "idiot"),
         ("idiooooot", "idiot"),
         ("killll yourself", "kill yourself"),
@@ -33,6 +33,43 @@ norm = Normalizer(VOCAB)
 )
 def test_evasions_read_as_the_plain_word(evasive: str, plain: str) -> None:
     assert norm(evasive) == plain
+
+
+@pytest.mark.parametrize(
+    ("abbreviated", "written_out"),
+    [
+        ("kys", "kill yourself"),
+        ("just KYS already", "just kill yourself already"),
+        ("you should kys!", "you should kill yourself!"),
+        ("k y s", "kill yourself"),
+        ("k.y.s", "kill yourself"),
+        ("kyyys", "kill yourself"),
+        ("\u043ays", "kill yourself"),  # a Cyrillic к
+        ("gkys", "go kill yourself"),
+        ("foad", "fuck off and die"),
+        ("diaf loser", "die in a fire loser"),
+        ("omg stfu", "omg shut the fuck up"),
+        ("stfuuuu", "shut the fuck up"),
+        ("Gtfo, @user", "get the fuck out, @user"),
+    ],
+)
+def test_abuse_abbreviations_are_written_out(abbreviated: str, written_out: str) -> None:
+    assert norm(abbreviated) == written_out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "@kys thanks for the invite",  # a user's name
+        "kms this exam is brutal",  # about oneself: not abuse of the reader
+        "blue skys ahead",
+        "stfuu",  # two of a letter is a spelling, not a stretch: left alone
+        "kys2",
+        "kung fu panda",
+    ],
+)
+def test_abbreviation_lookalikes_stay(text: str) -> None:
+    assert norm(text) == text
 
 
 @pytest.mark.parametrize(
@@ -61,4 +98,5 @@ def test_ordinary_chat_is_left_as_written(text: str) -> None:
 def test_any_text_gives_bounded_text(text: str) -> None:
     once = norm(text)
     assert isinstance(once, str)
-    assert len(once) <= len(text) * 3 + 1  # NFKC may expand a few characters, no more
+    # NFKC may expand a few characters, and an abbreviation be written out; no more.
+    assert len(once) <= len(text) * 5 + 1
