@@ -87,7 +87,14 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--skip-training",
         action="store_true",
-        help="reuse the checkpoint already in WORK/train/best",
+        help="reuse the checkpoints already in WORK/train/best (and WORK/train-broad/best)",
+    )
+    b.add_argument(
+        "--soup",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="average a fine-tune without and one with the templates' second set of frames "
+        "(the shipped recipe, two trainings); --no-soup: the first alone, half the time",
     )
     b.set_defaults(func=cmd_build_model)
 

@@ -127,6 +127,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         work_dir=ns.work,
         skip_training=ns.skip_training,
         quant=ns.quant or SHIPPED_QUANT,
+        soup=ns.soup,
         **overrides,
     )
     return EXIT_OK

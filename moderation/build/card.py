@@ -12,6 +12,31 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
+def _soup_lines(training: dict[str, Any]) -> list[str]:
+    """What the shipped weights average, when they are a soup (build/soup.py)."""
+    soup = training.get("soup") or []
+    if not soup:
+        return []
+    rows = [
+        f"| {i + 1} | {'with' if r['broad_templates'] else 'without'} | "
+        f"{r['train_examples']:,} | "
+        + ", ".join(f"{h['offensive_val_macro_f1']:.4f}" for h in r["history"])
+        + " |"
+        for i, r in enumerate(soup)
+    ]
+    return [
+        "",
+        f"The shipped weights are the element-wise mean of {len(soup)} fine-tunes from the "
+        "same start, alike but for the templates' second set of frames (a model soup; "
+        "`moderation/build/soup.py`). The figures above are the first one's.",
+        "",
+        "| fine-tune | second set of frames | examples | TweetEval offensive val macro-F1 "
+        "by epoch (fp32) |",
+        "|---|---|---|---|",
+        *rows,
+    ]
+
+
 def write_card(
     out_dir: Path, manifest: dict[str, Any], training: dict[str, Any], metrics: dict[str, Any]
 ) -> Path:
@@ -80,6 +105,7 @@ def write_card(
             if training.get("kept_by") == "last"
             else "The epoch with the best value is kept."
         ),
+        *_soup_lines(training),
         "",
         "## Thresholds (from validation splits, int8 scores)",
         "",

@@ -240,14 +240,15 @@ def toxigen(data_dir: Path, split: str, val_fraction: float = 0.2) -> list[Examp
     return out
 
 
-def templates(split: str, val_fraction: float = 0.2) -> list[Example]:
+def templates(split: str, val_fraction: float = 0.2, broad: bool = False) -> list[Example]:
     """The training templates (moderation/build/templates.py), split by a hash of the
-    text: the val part picks the threat threshold; the evaluation suite never does."""
+    text: the val part picks the threat threshold; the evaluation suite never does.
+    ``broad``: with the second recipe's frames."""
     from moderation.build.templates import template_examples
 
     return [
         e
-        for e in template_examples()
+        for e in template_examples(broad)
         if (_stable_fraction("templates:" + e.text) < val_fraction) == (split == "val")
     ]
 
@@ -258,6 +259,7 @@ def training_set(
     seed: int,
     template_repeat: int = 1,
     offensive_repeat: int = 1,
+    broad_templates: bool = False,
 ) -> list[Example]:
     """Every training example from the shared data and the packaged data sets; the
     templates ``template_repeat`` times (a few hundred sentences against tens of
@@ -270,7 +272,7 @@ def training_set(
         + insults("train")
         + convabuse(data_dir, "train")
         + toxigen(data_dir, "train")
-        + templates("train") * template_repeat
+        + templates("train", broad=broad_templates) * template_repeat
         + chitchat("train", chitchat_limit, seed)
     )
 

@@ -1,7 +1,8 @@
 """The one command that rebuilds the shipped model from packages and data files.
 
-convert MiniLM -> fine-tune -> export -> fuse -> int8 -> score validation splits
--> choose thresholds -> write model.json and MODEL_CARD.md.
+convert MiniLM -> fine-tune twice (with and without the templates' second set of
+frames) -> average the two (a model soup) -> export -> fuse -> int8 -> score
+validation splits -> choose thresholds -> write model.json and MODEL_CARD.md.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from moderation.build.card import write_card
 from moderation.build.evaluate import choose_thresholds, score_splits, split_metrics
 from moderation.build.export import MANIFEST_FILE, build
 from moderation.build.quantize import SHIPPED_QUANT
+from moderation.build.soup import average_checkpoints
 from moderation.build.train import TrainSettings, train
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
@@ -31,18 +33,31 @@ def build_model(
     work_dir: Path,
     skip_training: bool,
     quant: str = SHIPPED_QUANT,
+    soup: bool = True,
     **train_overrides: Any,
 ) -> dict[str, Any]:
     """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md).
 
-    ``train_overrides`` replace TrainSettings fields (epochs, learning_rate, ...).
+    ``soup``: ship the mean of two fine-tunes, one on the templates and one on them
+    plus their second set of frames (``TrainSettings.broad_templates``); else the first
+    alone. ``train_overrides`` replace TrainSettings fields (epochs, learning_rate, ...).
     """
     settings = replace(TrainSettings(), **train_overrides)
-    train_dir = work_dir / "train"
-    best = train_dir / "best"
+    ingredients = [(work_dir / "train", settings)]
+    if soup:
+        ingredients.append((work_dir / "train-broad", replace(settings, broad_templates=True)))
     if not skip_training:
-        best = train(data_dir, train_dir, settings)
-    training = json.loads((train_dir / "training.json").read_text())
+        for train_dir, ingredient in ingredients:
+            train(data_dir, train_dir, ingredient)
+    reports = [
+        {**json.loads((d / "training.json").read_text()), "broad_templates": i.broad_templates}
+        for d, i in ingredients
+    ]
+    training = {**reports[0], "soup": reports if soup else []}
+    if soup:
+        best = average_checkpoints([d / "best" for d, _ in ingredients], work_dir / "soup")
+    else:
+        best = work_dir / "train" / "best"
     manifest = build(
         best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx", nfkc=True, quant=quant
     )

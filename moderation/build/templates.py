@@ -101,6 +101,45 @@ THREAT_FRAMES = [
     "keep talking and see if I don't {verb} you",
     "you're dead meat, I'll {verb} you",
 ]
+
+# The second recipe's extra frames (``template_examples(broad=True)``; see
+# moderation/build/pipeline.py: the shipped model averages the weights of a model
+# trained without them and one trained with them). Written after the suite's first set
+# was read, none sharing four words in a row with the suite (tests/unit/test_templates.py).
+BROAD_THREAT_FRAMES = [
+    "if you show up at {place} again I'll {verb} you",
+    "I'm coming for you and I'm going to {verb} you",
+    "u better hide, im going to {verb} u",
+    "nobody will find you after I {verb} you",
+    "talk to my sister again and I will {verb} you",
+]
+# Threats without a verb of harm: menace, stalking, promised revenge.
+BROAD_IMPLICIT_FRAMES = [
+    "watch your back when you leave your {place}",
+    "you're going to regret this when I find you",
+    "you and your family are going to pay for this",
+    "count your days, I'm coming for you",
+    "you won't see me coming at your {place}",
+    "I know which {place} you go to, see you soon",
+    "you're not going to make it home tonight",
+    "one day you'll open your door and I'll be there",
+]
+BROAD_WISH_FRAMES = ["hope you {wish} tonight"]
+BROAD_SELF_HARM_FRAMES = ["seriously, {act}"]
+# Benign look-alikes of the implicit threats above, so that menace is learned from its
+# aim, not from "watch your back" or "count your days".
+BROAD_BENIGN_VIOLENT = [
+    "I'm coming for your high score tonight",
+    "watch your back in the next round, I'm camping the spawn",
+    "my boss is going to murder me if I'm late again",
+    "we're going to destroy them in the finals",
+    "I'll knock out this report by friday",
+    "she's going to smash that exam",
+    "count your days as champion, I'm practising",
+    "sleep well, big day tomorrow",
+    "see you at the gym, bring your gloves for sparring",
+    "you're going to regret not coming, the party was great",
+]
 # Threats by showing up armed: no verb of harm, the weapon says it.
 ARMED_FRAMES = [
     "I'll be outside your {place} tonight with a {weapon}",
@@ -243,18 +282,24 @@ def _groups(frames: list[str]) -> list[str]:
     return [f.format(group=g, member=m) for g, m in TRAIN_GROUPS for f in frames]
 
 
-def template_examples() -> list[Example]:
-    """Every template example with its targets (threat implies toxic)."""
+def template_examples(broad: bool = False) -> list[Example]:
+    """Every template example with its targets (threat implies toxic); ``broad`` adds
+    the second recipe's frames (``BROAD_*``)."""
+
+    def more(frames: list[str]) -> list[str]:
+        return frames if broad else []
+
     threats = (
-        fill_slots(THREAT_FRAMES, verb=THREAT_VERBS, place=PLACES)
+        fill_slots(THREAT_FRAMES + more(BROAD_THREAT_FRAMES), verb=THREAT_VERBS, place=PLACES)
         + fill_slots(ARMED_FRAMES, place=PLACES, weapon=WEAPONS)
-        + fill_slots(WISH_FRAMES, wish=DEATH_WISHES)
-        + fill_slots(SELF_HARM_FRAMES, act=SELF_HARM)
+        + fill_slots(more(BROAD_IMPLICIT_FRAMES), place=PLACES)
+        + fill_slots(WISH_FRAMES + more(BROAD_WISH_FRAMES), wish=DEATH_WISHES)
+        + fill_slots(SELF_HARM_FRAMES + more(BROAD_SELF_HARM_FRAMES), act=SELF_HARM)
     )
     out = [Example(t, _targets(toxic=1, threat=1), "templates-threat") for t in threats]
     out += [
         Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-benign-violent")
-        for t in BENIGN_VIOLENT
+        for t in BENIGN_VIOLENT + more(BROAD_BENIGN_VIOLENT)
     ]
     benign = _groups(BENIGN_GROUP_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES)
     out += [

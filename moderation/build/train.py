@@ -59,6 +59,8 @@ class TrainSettings:
     # fp32 but better on every validation split in int8; in the run behind the
     # shipped model it was better on that split too (0.7756 against 0.7704).
     keep: Literal["last", "best_offensive_val"] = "last"
+    # Train on the templates' second set of frames too (templates.BROAD_*).
+    broad_templates: bool = False
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -141,6 +143,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.seed,
         settings.template_repeat,
         settings.offensive_repeat,
+        settings.broad_templates,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")

@@ -25,7 +25,7 @@ def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
 
 
 def test_no_evaluation_example_is_a_training_example() -> None:
-    train = {e.text.lower() for e in template_examples()}
+    train = {e.text.lower() for e in template_examples(broad=True)}
     evaluation = {t.lower() for c in suite() for t in c.examples}
     assert not train & evaluation
 
@@ -42,27 +42,27 @@ def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> Non
     suite_grams = {g for c in suite() for t in c.examples for g in _four_grams(t)}
     shared = {
         e.text: sorted(_four_grams(e.text) & suite_grams)[0]
-        for e in template_examples()
+        for e in template_examples(broad=True)
         if _four_grams(e.text) & suite_grams
     }
     assert not shared, list(shared.items())[:5]
 
 
 def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
-    threats = [e.text for e in template_examples() if e.targets[3] == 1]
+    threats = [e.text for e in template_examples(broad=True) if e.targets[3] == 1]
     held_out = {"hurt", "stab", "beat", "kill", "die", "choke", "hang", "bleach", "kys"}
     held_out |= {"gun", "knife", "school", "house", "office"}  # armed-threat slots
     assert not _words(threats) & held_out
 
 
 def test_hate_predicates_of_the_evaluation_suite_are_not_trained_on() -> None:
-    hate = [e.text for e in template_examples() if e.source == "templates-hate"]
+    hate = [e.text for e in template_examples(broad=True) if e.source == "templates-hate"]
     assert "animals" not in _words(hate)
     assert not any(t.lower().startswith("i hate ") for t in hate)
 
 
 def test_every_template_head_sees_both_classes() -> None:
-    ex = template_examples()
+    ex = template_examples(broad=True)
     for j, label in enumerate(datasets.LABELS):
         seen = Counter(e.targets[j] for e in ex if e.targets[j] >= 0)
         if label != "insult":
@@ -104,3 +104,12 @@ def test_evasion_copies_keep_their_targets() -> None:
     extra = datasets.with_evasions(ex, 0.5, 1)
     assert 10 < len(extra) < 40
     assert all(e.targets == ex[0].targets and e.text != ex[0].text for e in extra)
+
+
+def test_the_second_recipe_only_adds_frames() -> None:
+    # The soup's two fine-tunes see the same templates but for the second set's frames,
+    # in the same order (the seeded shuffle, and so each checkpoint, depends on it).
+    narrow = [e.text for e in template_examples()]
+    broad = [e.text for e in template_examples(broad=True)]
+    assert len(broad) > len(narrow)
+    assert [t for t in broad if t in set(narrow)] == narrow
