@@ -92,9 +92,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--soup",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=False,
         help="average a fine-tune without and one with the templates' second set of frames "
-        "(the shipped recipe, two trainings); --no-soup: the first alone, half the time",
+        "(two trainings; tried, not shipped: docs/model.md); default: the first alone",
     )
     b.set_defaults(func=cmd_build_model)
 

@@ -103,10 +103,11 @@ THREAT_FRAMES = [
 ]
 
 # The second recipe's extra frames (``template_examples(broad=True)``; see
-# moderation/build/pipeline.py: the shipped model averages the weights of a model
-# trained without them and one trained with them). Written without reading any model's
-# failures on the suite; 13 frames that shared four words in a row with the suite were
-# taken out (docs/model.md; tests/unit/test_templates.py holds that none does).
+# moderation/build/pipeline.py's ``soup``: the weights of a model trained without them
+# and one trained with them averaged; tried, not shipped, docs/model.md). Written
+# without reading any model's failures on the suite; 13 frames that shared four words
+# in a row with the suite were taken out (docs/model.md; tests/unit/test_templates.py
+# holds that none does).
 BROAD_THREAT_FRAMES = [
     "if you show up at {place} again I'll {verb} you",
     "I'm coming for you and I'm going to {verb} you",
