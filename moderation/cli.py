@@ -96,6 +96,13 @@ def parser() -> argparse.ArgumentParser:
         help="average a fine-tune without and one with the templates' second set of frames "
         "(two trainings; tried, not shipped: docs/model.md); default: the first alone",
     )
+    b.add_argument(
+        "--counterfactuals",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on the threat frames with their harm swapped out, as benign (tried, "
+        "not shipped: docs/model.md); default: the TrainSettings value",
+    )
     b.set_defaults(func=cmd_build_model)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")

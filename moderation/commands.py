@@ -120,6 +120,9 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         ),
         "offensive_repeat": ns.offensive_repeat or defaults.offensive_repeat,
         "template_repeat": ns.template_repeat or defaults.template_repeat,
+        "counterfactuals": (
+            defaults.counterfactuals if ns.counterfactuals is None else ns.counterfactuals
+        ),
     }
     build_model(
         ns.data,

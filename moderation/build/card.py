@@ -73,7 +73,13 @@ def write_card(
         "others; ToxiGen hateful vs benign statements; templates; chitchat = 0 |",
         "| threat | violence, death wishes or self-harm incitement aimed at a person | "
         "training templates (moderation/build/templates.py; disjoint from the evaluation "
-        "suite); benign violent chat, ToxiGen and chitchat = 0 |",
+        "suite); benign violent chat, "
+        + (
+            "the threat frames with their harm swapped for something harmless, "
+            if s.get("counterfactuals")
+            else ""
+        )
+        + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",
         "A message is nudged when any label reaches its threshold.",
@@ -115,8 +121,9 @@ def write_card(
         "",
         "toxic: best macro-F1 on TweetEval offensive val; insult, hate and threat: best F1 on",
         "their own val splits (threat: the held-out fifth of the training templates); each",
-        "constrained to nudge at most a small share of benign chat (val). No test split or",
-        "published test suite is used for thresholds or checkpoints.",
+        "constrained to nudge at most a small share of benign chat (val); where several",
+        "thresholds tie for best (the templates separate perfectly), the middle one. No test",
+        "split or published test suite is used for thresholds or checkpoints.",
         "",
         "## Accuracy at the shipped thresholds",
         "",

@@ -240,15 +240,18 @@ def toxigen(data_dir: Path, split: str, val_fraction: float = 0.2) -> list[Examp
     return out
 
 
-def templates(split: str, val_fraction: float = 0.2, broad: bool = False) -> list[Example]:
+def templates(
+    split: str, val_fraction: float = 0.2, broad: bool = False, counterfactuals: bool = False
+) -> list[Example]:
     """The training templates (moderation/build/templates.py), split by a hash of the
     text: the val part picks the threat threshold; the evaluation suite never does.
-    ``broad``: with the second recipe's frames."""
+    ``broad``: with the second recipe's frames; ``counterfactuals``: with the threat
+    frames' harmless counterparts."""
     from moderation.build.templates import template_examples
 
     return [
         e
-        for e in template_examples(broad)
+        for e in template_examples(broad, counterfactuals)
         if (_stable_fraction("templates:" + e.text) < val_fraction) == (split == "val")
     ]
 
@@ -260,6 +263,7 @@ def training_set(
     template_repeat: int = 1,
     offensive_repeat: int = 1,
     broad_templates: bool = False,
+    counterfactuals: bool = False,
 ) -> list[Example]:
     """Every training example from the shared data and the packaged data sets; the
     templates ``template_repeat`` times (a few hundred sentences against tens of
@@ -272,7 +276,8 @@ def training_set(
         + insults("train")
         + convabuse(data_dir, "train")
         + toxigen(data_dir, "train")
-        + templates("train", broad=broad_templates) * template_repeat
+        + templates("train", broad=broad_templates, counterfactuals=counterfactuals)
+        * template_repeat
         + chitchat("train", chitchat_limit, seed)
     )
 

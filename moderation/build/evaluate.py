@@ -92,16 +92,20 @@ def score_splits(
 def choose_threshold(
     y: np.ndarray, scores: np.ndarray, benign: np.ndarray, max_benign_rate: float, macro: bool
 ) -> float:
-    """Best F1 (macro or positive) threshold whose benign-chat nudge rate stays in bounds."""
-    best_t, best_v = float(THRESHOLD_GRID[-1]), -1.0
-    for t in THRESHOLD_GRID:
-        if float(np.mean(benign >= t)) > max_benign_rate:
-            continue
+    """Best F1 (macro or positive) threshold whose benign-chat nudge rate stays in bounds;
+    where several tie for best, the middle one (the widest margin on both sides: a split
+    that separates perfectly, like the templates' threats, would otherwise get the
+    lowest, and nudge look-alikes just above it)."""
+    feasible = [t for t in THRESHOLD_GRID if float(np.mean(benign >= t)) <= max_benign_rate]
+    if not feasible:
+        return float(THRESHOLD_GRID[-1])
+    values = []
+    for t in feasible:
         pred = scores >= t
-        v = macro_f1(y, pred) if macro else precision_recall_f1(y, pred)[2]
-        if v > best_v:
-            best_t, best_v = float(t), v
-    return best_t
+        values.append(macro_f1(y, pred) if macro else precision_recall_f1(y, pred)[2])
+    best = max(values)
+    tied = [t for t, v in zip(feasible, values, strict=True) if v >= best - 1e-12]
+    return float(tied[len(tied) // 2])
 
 
 def choose_thresholds(scored: dict[str, SplitScores], labels: list[str]) -> dict[str, float]:

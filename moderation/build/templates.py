@@ -279,14 +279,72 @@ HATE_FRAMES = [
     "{group} are trash and always will be.",
 ]
 
+# Counterfactuals of the threat frames: the same setting (a place, a time, "I'll see
+# you", something brought along, a wish, an instruction) with the harm swapped for
+# something harmless, labelled benign; so that the threat head learns the harm, not
+# "tomorrow at your gym" (the shipped model nudged "see you on monday" for that).
+# Frames whose menace does not live in the slot ("you're dead meat", "I know your
+# address") are left out.
+KIND_VERBS = [
+    "hug",
+    "thank",
+    "call",
+    "text",
+    "visit",
+    "help",
+    "treat",
+    "congratulate",
+    "cheer for",
+    "cook dinner for",
+]
+HARMLESS_THINGS = ["cake", "guitar", "pizza", "board game", "spare charger", "camera", "new puppy"]
+GOOD_WISHES = [
+    "feel better soon",
+    "have a great trip",
+    "win the match",
+    "sleep well tonight",
+    "get the job",
+    "enjoy your birthday",
+]
+HEALTHY_ACTS = [
+    "get some sleep",
+    "take a break",
+    "drink some water",
+    "call your mom",
+    "go for a walk",
+    "see a doctor",
+]
+MENACE_IN_FRAME = {
+    "I know your address, I'm going to {verb} you tonight",
+    "keep talking and see if I don't {verb} you",
+    "you're dead meat, I'll {verb} you",
+}
+
+
+def counterfactual_benign() -> list[str]:
+    """The threat frames with their harm swapped for something harmless."""
+    return list(
+        dict.fromkeys(
+            fill_slots(
+                [f for f in THREAT_FRAMES if f not in MENACE_IN_FRAME],
+                verb=KIND_VERBS,
+                place=PLACES,
+            )
+            + fill_slots(ARMED_FRAMES, place=PLACES, weapon=HARMLESS_THINGS)
+            + fill_slots(WISH_FRAMES, wish=GOOD_WISHES)
+            + fill_slots(SELF_HARM_FRAMES, act=HEALTHY_ACTS)
+        )
+    )
+
 
 def _groups(frames: list[str]) -> list[str]:
     return [f.format(group=g, member=m) for g, m in TRAIN_GROUPS for f in frames]
 
 
-def template_examples(broad: bool = False) -> list[Example]:
+def template_examples(broad: bool = False, counterfactuals: bool = False) -> list[Example]:
     """Every template example with its targets (threat implies toxic); ``broad`` adds
-    the second recipe's frames (``BROAD_*``)."""
+    the second recipe's frames (``BROAD_*``), ``counterfactuals`` the threat frames with
+    their harm swapped out (``counterfactual_benign``; tried, not shipped: docs/model.md)."""
 
     def more(frames: list[str]) -> list[str]:
         return frames if broad else []
@@ -302,6 +360,10 @@ def template_examples(broad: bool = False) -> list[Example]:
     out += [
         Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-benign-violent")
         for t in BENIGN_VIOLENT + more(BROAD_BENIGN_VIOLENT)
+    ]
+    out += [
+        Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-counterfactual")
+        for t in (counterfactual_benign() if counterfactuals else [])
     ]
     benign = _groups(BENIGN_GROUP_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES)
     out += [

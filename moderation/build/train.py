@@ -61,6 +61,9 @@ class TrainSettings:
     keep: Literal["last", "best_offensive_val"] = "last"
     # Train on the templates' second set of frames too (templates.BROAD_*).
     broad_templates: bool = False
+    # Train on the threat frames with their harm swapped for something harmless too
+    # (templates.counterfactual_benign): tried, not shipped (docs/model.md).
+    counterfactuals: bool = False
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -144,6 +147,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.template_repeat,
         settings.offensive_repeat,
         settings.broad_templates,
+        settings.counterfactuals,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")

@@ -25,7 +25,7 @@ def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
 
 
 def test_no_evaluation_example_is_a_training_example() -> None:
-    train = {e.text.lower() for e in template_examples(broad=True)}
+    train = {e.text.lower() for e in template_examples(broad=True, counterfactuals=True)}
     evaluation = {t.lower() for c in suite() for t in c.examples}
     assert not train & evaluation
 
@@ -42,7 +42,7 @@ def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> Non
     suite_grams = {g for c in suite() for t in c.examples for g in _four_grams(t)}
     shared = {
         e.text: sorted(_four_grams(e.text) & suite_grams)[0]
-        for e in template_examples(broad=True)
+        for e in template_examples(broad=True, counterfactuals=True)
         if _four_grams(e.text) & suite_grams
     }
     assert not shared, list(shared.items())[:5]
@@ -113,3 +113,23 @@ def test_the_second_recipe_only_adds_frames() -> None:
     broad = [e.text for e in template_examples(broad=True)]
     assert len(broad) > len(narrow)
     assert [t for t in broad if t in set(narrow)] == narrow
+
+
+def test_threat_frames_have_benign_counterfactuals_with_the_harm_swapped_out() -> None:
+    from moderation.build.templates import (
+        ARMED_FRAMES,
+        MENACE_IN_FRAME,
+        THREAT_FRAMES,
+        counterfactual_benign,
+    )
+
+    examples = template_examples(counterfactuals=True)
+    benign = {e.text for e in examples if e.source == "templates-counterfactual"}
+    assert not any(e.source == "templates-counterfactual" for e in template_examples())
+    threats = {e.text for e in examples if e.targets[3] == 1}
+    assert benign == set(counterfactual_benign())
+    assert not benign & threats
+    assert all(e.targets == (0, 0, 0, 0) for e in examples if e.text in benign)
+    for frame in [f for f in THREAT_FRAMES if f not in MENACE_IN_FRAME] + ARMED_FRAMES:
+        head = frame.split("{")[0]
+        assert any(t.startswith(head) for t in benign), frame
