@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,6 +163,7 @@ class Classifier:
         self.model_id: str = self.manifest["id"]
         self.labels: tuple[str, ...] = tuple(self.manifest["labels"])
         self.max_tokens = settings.max_tokens
+        self._model_file = model_dir / MODEL_FILE
         self.threads = session_threads(settings.threads)
         self._max_chars = self.max_tokens * CHARS_PER_TOKEN_BOUND
         self._prefix_chars = self.max_tokens * PREFIX_CHARS_PER_TOKEN
@@ -281,6 +282,22 @@ class Classifier:
         """Scores for one message: a (1, tokens) tensor, no padding."""
         row: np.ndarray = self._infer(encoded.feed())[0]
         return row
+
+    def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:
+        """``scores`` on a session of its own: the same model file, ``threads`` intra-op
+        threads of its own, no spinning, warmed up. A second inference lane runs it
+        beside the first without sharing (or waiting on) the first one's thread pool."""
+        session = make_session(self._model_file, threads, spinning=False)
+        output = self._output
+
+        def scores(encoded: Encoded) -> np.ndarray:
+            logits: np.ndarray = session.run([output], encoded.feed())[0]
+            row: np.ndarray = self._activate(logits)[0]
+            return row
+
+        for n in (*_WARMUP_LENGTHS, self.max_tokens):
+            scores(Encoded(np.full((min(n, self.max_tokens),), 1000, dtype=np.int64), False))
+        return scores
 
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of equal token count, stacked without any padding."""

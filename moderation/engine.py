@@ -1,4 +1,5 @@
-"""The inference engine: one thread, one ONNX Runtime session, fed from asyncio.
+"""The inference engine: one thread, one ONNX Runtime session, fed from asyncio
+(and optionally a second thread and session for long messages: ``long_lane_tokens``).
 
 Consumers hand in tokenized messages with a deadline and await the scores; the
 model runs on its own thread so consuming, heartbeats and producing never wait
@@ -18,6 +19,7 @@ import contextlib
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -191,76 +193,68 @@ class IdleWork(Protocol):
     def wake_with(self, cond: threading.Condition) -> None: ...
 
 
-class InferenceEngine:
-    """Runs the classifier on one dedicated thread; ``await score(...)`` from asyncio."""
+class _Lane:
+    """One inference thread with its own queue and its own service-time estimate."""
 
     def __init__(
         self,
-        classifier: Classifier,
+        name: str,
+        score_one: Callable[[Encoded], np.ndarray],
+        score_batch: Callable[[list[Encoded]], np.ndarray] | None,
         *,
-        same_length_batching: bool = False,
-        cut_to_fit: bool = True,
-        idle_work: IdleWork | None = None,
+        batching: bool,
+        cut_to_fit: bool,
+        idle_work: IdleWork | None,
+        max_tokens: int,
     ) -> None:
-        self.classifier = classifier
+        self.name = name
+        self.score_one = score_one
+        self.score_batch = score_batch
         # Work for the thread's idle moments (shadow scoring): run only when no live
         # message is queued, one unit at a time.
         self.idle_work = idle_work
-        self.batching = same_length_batching
+        self.batching = batching and score_batch is not None
         self.cut_to_fit = cut_to_fit
         self.times = ServiceTimes()
-        self._jobs: list[_Job] = []
-        self._cond = threading.Condition()
-        self._stopping = False
-        self._thread = threading.Thread(target=self._run, name="inference", daemon=True)
+        self.jobs: list[_Job] = []
+        self.cond = threading.Condition()
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         if idle_work is not None:
-            idle_work.wake_with(self._cond)
+            idle_work.wake_with(self.cond)
         self.batches_run = 0
         self.messages_run = 0
-        self._calibrate()
+        self._calibrate(max_tokens)
 
-    def _calibrate(self) -> None:
+    def _calibrate(self, max_tokens: int) -> None:
         """Seed the service-time estimate so the first backlog is judged fairly."""
-        for n in (8, 16, 32, 64, self.classifier.max_tokens):
-            ids = np.full((min(n, self.classifier.max_tokens),), 1000, dtype=np.int64)
-            enc = Encoded(ids, False)
+        for n in (8, 16, 32, 64, max_tokens):
+            enc = Encoded(np.full((min(n, max_tokens),), 1000, dtype=np.int64), False)
             start = time.perf_counter()
-            self.classifier.scores(enc)
+            self.score_one(enc)
             self.times.observe(enc.tokens, time.perf_counter() - start)
 
-    def start(self) -> None:
-        """Start the inference thread."""
-        self._thread.start()
+    def stop(self, timeout: float) -> None:
+        with self.cond:
+            self.stopping = True
+            self.cond.notify_all()
+        if self.thread.is_alive():
+            self.thread.join(timeout)
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Finish queued work and stop the thread."""
-        with self._cond:
-            self._stopping = True
-            self._cond.notify_all()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
-
-    async def score(self, encoded: Encoded, deadline: float) -> Scored | OverBudget:
-        """Scores for one message (or for the longest prefix of it that can make
-        ``deadline``), or OVER_BUDGET if not even a short prefix can."""
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Any] = loop.create_future()
-        with self._cond:
-            if self._stopping:
+    def submit(self, encoded: Encoded, deadline: float, fut: asyncio.Future[Any]) -> _Job | None:
+        """Queue the message (cut to what fits), or None when not even a prefix fits."""
+        with self.cond:
+            if self.stopping:
                 raise RuntimeError("inference engine is stopped")
             fits = admit(
-                self._jobs, encoded.tokens, deadline, time.monotonic(), self.times, self.cut_to_fit
+                self.jobs, encoded.tokens, deadline, time.monotonic(), self.times, self.cut_to_fit
             )
             if not fits:
-                return OVER_BUDGET
-            job = _Job(cut(encoded, fits), deadline, fut, loop)
-            self._jobs.append(job)
-            self._cond.notify()
-        row = await fut
-        if isinstance(row, OverBudget):
-            return row
-        tokens = job.encoded.tokens  # pick() may have cut it further while it waited
-        return Scored(row, tokens, tokens < encoded.tokens)
+                return None
+            job = _Job(cut(encoded, fits), deadline, fut, fut.get_loop())
+            self.jobs.append(job)
+            self.cond.notify()
+        return job
 
     @staticmethod
     def _resolve(job: _Job, value: Any, exc: BaseException | None = None) -> None:
@@ -280,17 +274,17 @@ class InferenceEngine:
 
     def _run(self) -> None:
         while True:
-            with self._cond:
-                while not self._jobs and not self._stopping and not self._idle():
-                    self._cond.wait()
-                if not self._jobs:
-                    if self._stopping:
+            with self.cond:
+                while not self.jobs and not self.stopping and not self._idle():
+                    self.cond.wait()
+                if not self.jobs:
+                    if self.stopping:
                         return
                     idle = True
                 else:
                     idle = False
                     hopeless, run = pick(
-                        self._jobs, time.monotonic(), self.times, self.batching, self.cut_to_fit
+                        self.jobs, time.monotonic(), self.times, self.batching, self.cut_to_fit
                     )
             if idle:
                 assert self.idle_work is not None
@@ -303,9 +297,10 @@ class InferenceEngine:
             start = time.perf_counter()
             try:
                 if len(run) == 1:
-                    rows = self.classifier.scores(run[0].encoded)[None, :]
+                    rows = self.score_one(run[0].encoded)[None, :]
                 else:
-                    rows = self.classifier.scores_same_length([j.encoded for j in run])
+                    assert self.score_batch is not None
+                    rows = self.score_batch([j.encoded for j in run])
             except Exception as exc:  # a model failure answers these messages, not the thread
                 log.exception("inference failed for a batch of %d", len(run))
                 for job in run:
@@ -322,3 +317,94 @@ class InferenceEngine:
             self.messages_run += len(run)
             for job, row in zip(run, rows, strict=True):
                 self._resolve(job, row)
+
+
+class InferenceEngine:
+    """Runs the classifier on a dedicated thread; ``await score(...)`` from asyncio.
+
+    ``long_lane_tokens`` > 0: messages longer than that many tokens run on a second
+    thread with a session of its own (one intra-op thread), so that a short message
+    never waits behind a long paste: on 2 cores a 128-token message holds the model
+    for 12-30 ms, against about 2 ms for a chat message (docs/benchmarks.md).
+    """
+
+    def __init__(
+        self,
+        classifier: Classifier,
+        *,
+        same_length_batching: bool = False,
+        cut_to_fit: bool = True,
+        idle_work: IdleWork | None = None,
+        long_lane_tokens: int = 0,
+        long_lane_threads: int = 1,
+    ) -> None:
+        self.classifier = classifier
+        self.batching = same_length_batching
+        self.cut_to_fit = cut_to_fit
+        self.long_lane_tokens = long_lane_tokens
+        self._main = _Lane(
+            "inference",
+            classifier.scores,
+            lambda batch: classifier.scores_same_length(batch),
+            batching=same_length_batching,
+            cut_to_fit=cut_to_fit,
+            idle_work=idle_work,
+            max_tokens=classifier.max_tokens,
+        )
+        self._long: _Lane | None = None
+        if 0 < long_lane_tokens < classifier.max_tokens:
+            self._long = _Lane(
+                "inference-long",
+                classifier.second_session(long_lane_threads),
+                None,
+                batching=False,
+                cut_to_fit=cut_to_fit,
+                idle_work=None,
+                max_tokens=classifier.max_tokens,
+            )
+        self._lanes = [self._main] + ([self._long] if self._long is not None else [])
+
+    def _lane(self, tokens: int) -> _Lane:
+        if self._long is not None and tokens > self.long_lane_tokens:
+            return self._long
+        return self._main
+
+    @property
+    def lanes(self) -> int:
+        """How many inference threads run (2 with the long lane)."""
+        return len(self._lanes)
+
+    @property
+    def messages_run(self) -> int:
+        return sum(lane.messages_run for lane in self._lanes)
+
+    @property
+    def batches_run(self) -> int:
+        return sum(lane.batches_run for lane in self._lanes)
+
+    def estimate(self, tokens: int) -> float:
+        """Seconds a message of this length is expected to take on the lane it runs on."""
+        return self._lane(tokens).times.estimate(tokens)
+
+    def start(self) -> None:
+        """Start the inference threads."""
+        for lane in self._lanes:
+            lane.thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish queued work and stop the threads."""
+        for lane in self._lanes:
+            lane.stop(timeout)
+
+    async def score(self, encoded: Encoded, deadline: float) -> Scored | OverBudget:
+        """Scores for one message (or for the longest prefix of it that can make
+        ``deadline``), or OVER_BUDGET if not even a short prefix can."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        job = self._lane(encoded.tokens).submit(encoded, deadline, fut)
+        if job is None:
+            return OVER_BUDGET
+        row = await fut
+        if isinstance(row, OverBudget):
+            return row
+        tokens = job.encoded.tokens  # pick() may have cut it further while it waited
+        return Scored(row, tokens, tokens < encoded.tokens)

@@ -94,6 +94,7 @@ class Moderator:
             same_length_batching=self.settings.same_length_batching,
             cut_to_fit=self.settings.cut_to_fit,
             idle_work=self.shadow,
+            long_lane_tokens=self.settings.long_lane_tokens,
         )
 
     @property

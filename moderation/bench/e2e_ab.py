@@ -31,17 +31,31 @@ VARIANTS: list[tuple[str, list[str], dict[str, str]]] = [
     ("worker, spinning 3 ms", WORKER, {**SPIN, "MODERATION_SPIN_US": "3000"}),
     ("worker, spinning (ONNX Runtime's default)", WORKER, SPIN),
     ("worker, 1 inference thread", WORKER, {"MODERATION_THREADS": "1"}),
+    (
+        "worker, long lane: over 64 tokens on a second thread",
+        WORKER,
+        {"MODERATION_LONG_LANE_TOKENS": "64"},
+    ),
 ]
 
 
+def chosen(only: list[str] | None) -> list[tuple[str, list[str], dict[str, str]]]:
+    """The variants whose label holds one of ``only`` (all when None); the floor always."""
+    return [
+        v
+        for v in VARIANTS
+        if only is None or v[0].startswith("floor") or any(o in v[0] for o in only)
+    ]
+
+
 async def run(ns: argparse.Namespace) -> list[list[Step]]:
-    """Steps by round, each round every variant in turn."""
+    """Steps by round, each round every chosen variant in turn."""
     texts = chat_messages(2000, ns.long_fraction, ns.seed)
     rounds: list[list[Step]] = []
     with EmbeddedBroker() as broker:
         for _ in range(ns.rounds):
             steps = []
-            for label, argv, env in VARIANTS:
+            for label, argv, env in chosen(ns.only):
                 async with Phase(broker.bootstrap, argv, env, ns.budget_ms) as ph:
                     steps.append(await ph.run_rate(label, ns.rate, ns.seconds, texts))
             rounds.append(steps)
@@ -58,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--long-fraction", type=float, default=0.02)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--out", type=Path, default=Path("bench-results"))
+    p.add_argument(
+        "--only", nargs="+", help="run the variants whose label holds one of these words"
+    )
     p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
     ns = p.parse_args(argv)
     rounds = asyncio.run(run(ns))
@@ -65,12 +82,22 @@ def main(argv: list[str] | None = None) -> int:
         "variant",
         *[f"round {k + 1}: p50 / p99 ms (fallback)" for k in range(len(rounds))],
         "median p99 ms",
+        "median p99, all but long pastes",
+        "median p50, long pastes",
     ]
     rows = []
-    for i, (label, *_) in enumerate(VARIANTS):
+    for i, (label, *_) in enumerate(chosen(ns.only)):
         steps = [r[i] for r in rounds]
         cells = [f"{s.p50_ms:.1f} / {s.p99_ms:.1f} ({s.fallback})" for s in steps]
-        rows.append([label, *cells, f"{np.median([s.p99_ms for s in steps]):.1f}"])
+        rows.append(
+            [
+                label,
+                *cells,
+                f"{np.median([s.p99_ms for s in steps]):.1f}",
+                f"{np.median([s.others_p99_ms for s in steps]):.1f}",
+                f"{np.median([s.long_p50_ms for s in steps]):.1f}",
+            ]
+        )
     table = markdown_table(headers, rows)
     note = (
         f"{ns.rate:g} msg/s for {ns.seconds:g} s per variant and round, {ns.long_fraction:.0%}"
@@ -84,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if ns.docs:
         cmd = f"moderation bench e2e-ab --rate {ns.rate:g} --rounds {ns.rounds}"
+        if ns.only:
+            cmd += " --only " + " ".join(repr(o) if " " in o else o for o in ns.only)
         write_docs_section(
             Path(ns.docs), "bench-e2e-ab", f"Command: `{cmd}`.\n\n{table}\n\n{note}\n"
         )

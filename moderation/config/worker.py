@@ -37,6 +37,7 @@ class DecisionSettings:
     same_length_batching: bool = False
     cut_to_fit: bool = True
     log_text: bool = False
+    long_lane_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,10 @@ class WorkerSettings:
     # When a message's whole length cannot make its budget, score the longest prefix
     # that can (by the measured time per token) instead of answering with the fallback.
     cut_to_fit: bool = True
+    # Messages longer than this many tokens run on a second inference thread with a
+    # session of its own (one intra-op thread), so that chat messages never queue behind
+    # a long paste; 0: one thread for all (moderation/engine.py).
+    long_lane_tokens: int = 0
     embedded_partitions: int = 4
     # /metrics, /healthz, /readyz; 0 turns the endpoint off.
     metrics_port: int = 9108
@@ -86,6 +91,7 @@ class WorkerSettings:
             same_length_batching=self.same_length_batching,
             cut_to_fit=self.cut_to_fit,
             log_text=self.log_text,
+            long_lane_tokens=self.long_lane_tokens,
         )
 
 
@@ -129,6 +135,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         session_timeout_ms=src.integer("SESSION_TIMEOUT_MS", 10_000, 1_000, 300_000),
         same_length_batching=src.boolean("SAME_LENGTH_BATCHING", d.same_length_batching),
         cut_to_fit=src.boolean("CUT_TO_FIT", d.cut_to_fit),
+        long_lane_tokens=src.integer("LONG_LANE_TOKENS", d.long_lane_tokens, 0, 4096),
         embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
         metrics_port=src.integer("METRICS_PORT", d.metrics_port, 0, 65535),
         log_text=src.boolean("LOG_TEXT", d.log_text),

@@ -7,6 +7,7 @@ import logging
 import signal
 import time
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -159,8 +160,9 @@ def test_spent_budget_gets_the_fallback_without_the_model(topics: Topics, model:
     assert model_runs == 1
 
 
+@pytest.mark.parametrize("long_lane_tokens", [0, 64], ids=["one lane", "long lane"])
 def test_a_long_message_the_budget_cannot_fit_is_scored_on_a_prefix(
-    topics: Topics, model: Any
+    topics: Topics, model: Any, long_lane_tokens: int
 ) -> None:
     long_text = "we walked along the river and talked about our plans for a while " * 12
     clf = model[0]
@@ -171,8 +173,10 @@ def test_a_long_message_the_budget_cannot_fit_is_scored_on_a_prefix(
 
     async def scenario() -> dict[str, Any]:
         cache = CacheSettings(redis_url=None, local_entries=100)
-        async with running(topics.settings(), model, cache=cache) as w:
-            half_ms = max(1, int(500 * w.moderator.engine.times.estimate(full)))  # half its time
+        settings = replace(topics.settings(), long_lane_tokens=long_lane_tokens)
+        async with running(settings, model, cache=cache) as w:
+            assert w.moderator.engine.lanes == (2 if long_lane_tokens else 1)
+            half_ms = max(1, int(500 * w.moderator.engine.estimate(full)))  # half its time
             records = [
                 (message("tight", long_text, budget_ms=half_ms, sent_at=ahead), None, []),
                 (message("roomy", long_text, budget_ms=10_000), None, []),

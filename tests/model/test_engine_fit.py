@@ -7,6 +7,7 @@ import asyncio
 import time
 
 import numpy as np
+import pytest
 
 from moderation.classifier import Classifier
 from moderation.engine import MIN_FIT_TOKENS, InferenceEngine, OverBudget, Scored, cut
@@ -16,7 +17,7 @@ LONG = "we walked along the river and talked about the weekend plans for a while
 
 def _score(engine: InferenceEngine, text: str, fraction: float, clf: Classifier) -> object:
     enc = clf.encode(text)
-    allowed = fraction * engine.times.estimate(enc.tokens)
+    allowed = fraction * engine.estimate(enc.tokens)
 
     async def go() -> object:
         return await engine.score(enc, time.monotonic() + allowed)
@@ -24,8 +25,12 @@ def _score(engine: InferenceEngine, text: str, fraction: float, clf: Classifier)
     return asyncio.run(go())
 
 
-def test_a_long_message_is_cut_to_fit_and_scored_as_that_prefix(classifier: Classifier) -> None:
-    engine = InferenceEngine(classifier)
+@pytest.mark.parametrize("long_lane_tokens", [0, 64], ids=["one lane", "long lane"])
+def test_a_long_message_is_cut_to_fit_and_scored_as_that_prefix(
+    classifier: Classifier, long_lane_tokens: int
+) -> None:
+    engine = InferenceEngine(classifier, long_lane_tokens=long_lane_tokens)
+    assert engine.lanes == (2 if long_lane_tokens else 1)
     engine.start()
     try:
         full = classifier.encode(LONG)
@@ -52,3 +57,28 @@ def test_with_cutting_off_the_same_deadline_gets_the_fallback(classifier: Classi
     finally:
         engine.stop()
     assert isinstance(out, OverBudget)
+
+
+def test_the_long_lane_scores_as_the_main_lane_and_short_messages_stay_on_the_main_one(
+    classifier: Classifier,
+) -> None:
+    engine = InferenceEngine(classifier, long_lane_tokens=32)
+    engine.start()
+    texts = [LONG, "see you at 7", "you are such an idiot " * 4, "the traffic is killing me " * 3]
+
+    async def go() -> list[object]:
+        far = time.monotonic() + 60
+        return list(await asyncio.gather(*(engine.score(classifier.encode(t), far) for t in texts)))
+
+    try:
+        out = asyncio.run(go())
+        lanes = [lane.messages_run for lane in engine._lanes]
+    finally:
+        engine.stop()
+    for text, got in zip(texts, out, strict=True):
+        assert isinstance(got, Scored) and not got.cut_to_fit
+        np.testing.assert_allclose(
+            got.row, classifier.scores(classifier.encode(text)), rtol=0, atol=1e-5
+        )
+    lengths = [classifier.encode(t).tokens for t in texts]
+    assert lanes == [sum(n <= 32 for n in lengths), sum(n > 32 for n in lengths)]
