@@ -196,11 +196,11 @@ class Classifier:
             settings.spinning,
         )
 
-    def _warm_up(self) -> None:
+    def _warm_up(self, scores: Callable[[Encoded], np.ndarray] | None = None) -> None:
         """First runs allocate and pick kernels; pay for that at load, not on a message."""
         for n in (*_WARMUP_LENGTHS, self.max_tokens):
             ids = np.full((min(n, self.max_tokens),), 1000, dtype=np.int64)
-            self.scores(Encoded(ids, False))
+            (scores or self.scores)(Encoded(ids, False))
 
     def encode(self, text: str, *, from_prefix: bool = True) -> Encoded:
         """Tokenize once: ids for the model (and, later, for the cache key).
@@ -295,8 +295,7 @@ class Classifier:
             row: np.ndarray = self._activate(logits)[0]
             return row
 
-        for n in (*_WARMUP_LENGTHS, self.max_tokens):
-            scores(Encoded(np.full((min(n, self.max_tokens),), 1000, dtype=np.int64), False))
+        self._warm_up(scores)
         return scores
 
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -200,7 +200,7 @@ class _Lane:
         self,
         name: str,
         score_one: Callable[[Encoded], np.ndarray],
-        score_batch: Callable[[list[Encoded]], np.ndarray] | None,
+        score_batch: Callable[[Sequence[Encoded]], np.ndarray] | None,
         *,
         batching: bool,
         cut_to_fit: bool,
@@ -339,13 +339,11 @@ class InferenceEngine:
         long_lane_threads: int = 1,
     ) -> None:
         self.classifier = classifier
-        self.batching = same_length_batching
-        self.cut_to_fit = cut_to_fit
         self.long_lane_tokens = long_lane_tokens
         self._main = _Lane(
             "inference",
             classifier.scores,
-            lambda batch: classifier.scores_same_length(batch),
+            lambda batch: classifier.scores_same_length(batch),  # looked up when batching
             batching=same_length_batching,
             cut_to_fit=cut_to_fit,
             idle_work=idle_work,
