@@ -268,9 +268,10 @@ class Classifier:
             return np.asarray(z / z.sum(axis=-1, keepdims=True))
         return np.asarray(1.0 / (1.0 + np.exp(-logits)))
 
-    def _infer(self, feed: dict[str, np.ndarray]) -> np.ndarray:
-        """One session run on (batch, tokens) inputs; a score row per message."""
-        logits: np.ndarray = self._session.run([self._output], feed)[0]
+    def _infer(self, feed: dict[str, np.ndarray], session: Any = None) -> np.ndarray:
+        """One session run on (batch, tokens) inputs; a score row per message.
+        ``session``: another session of this model (``second_session``); default ours."""
+        logits: np.ndarray = (session or self._session).run([self._output], feed)[0]
         return self._activate(logits)
 
     def vocabulary(self) -> dict[str, int]:
@@ -288,11 +289,9 @@ class Classifier:
         threads of its own, no spinning, warmed up. A second inference lane runs it
         beside the first without sharing (or waiting on) the first one's thread pool."""
         session = make_session(self._model_file, threads, spinning=False)
-        output = self._output
 
         def scores(encoded: Encoded) -> np.ndarray:
-            logits: np.ndarray = session.run([output], encoded.feed())[0]
-            row: np.ndarray = self._activate(logits)[0]
+            row: np.ndarray = self._infer(encoded.feed(), session)[0]
             return row
 
         self._warm_up(scores)
