@@ -282,8 +282,12 @@ def training_set(
     )
 
 
-def validation_sets(data_dir: Path, chitchat_limit: int, seed: int) -> dict[str, list[Example]]:
-    """Validation splits by name: used for model selection, thresholds and the card."""
+def validation_sets(
+    data_dir: Path, chitchat_limit: int, seed: int, counterfactuals: bool = False
+) -> dict[str, list[Example]]:
+    """Validation splits by name: used for model selection, thresholds and the card.
+    ``counterfactuals``: the templates' split holds the held-out fifth of the threat
+    frames' harmless counterparts too, as the training set holds the rest."""
     return {
         "tweeteval-offensive": tweeteval(data_dir, "offensive", "val"),
         "tweeteval-hate": tweeteval(data_dir, "hate", "val"),
@@ -291,7 +295,7 @@ def validation_sets(data_dir: Path, chitchat_limit: int, seed: int) -> dict[str,
         "insults": insults("val"),
         "convabuse": convabuse(data_dir, "valid"),
         "toxigen": toxigen(data_dir, "val"),
-        "templates": templates("val"),
+        "templates": templates("val", counterfactuals=counterfactuals),
         "chitchat": chitchat("val", chitchat_limit, seed),
     }
 

@@ -65,7 +65,9 @@ def build_model(
     )
     labels = manifest["labels"]
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
-    splits = datasets.validation_sets(data_dir, settings.chitchat_val, settings.seed)
+    splits = datasets.validation_sets(
+        data_dir, settings.chitchat_val, settings.seed, settings.counterfactuals
+    )
     splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, settings.seed)
     scored = score_splits(best, classifier, splits)
     thresholds = choose_thresholds(scored, labels)

@@ -130,6 +130,10 @@ def test_threat_frames_have_benign_counterfactuals_with_the_harm_swapped_out() -
     assert benign == set(counterfactual_benign())
     assert not benign & threats
     assert all(e.targets == (0, 0, 0, 0) for e in examples if e.text in benign)
+    # The threshold's split holds its share of them as the training set holds the rest.
+    val = {e.text for e in datasets.templates("val", counterfactuals=True)}
+    train = {e.text for e in datasets.templates("train", counterfactuals=True)}
+    assert val & benign and train & benign and not val & train
     for frame in [f for f in THREAT_FRAMES if f not in MENACE_IN_FRAME] + ARMED_FRAMES:
         head = frame.split("{")[0]
         assert any(t.startswith(head) for t in benign), frame
