@@ -103,6 +103,13 @@ def parser() -> argparse.ArgumentParser:
         help="train on the threat frames with their harm swapped out, as benign (tried, "
         "not shipped: docs/model.md); default: the TrainSettings value",
     )
+    b.add_argument(
+        "--broad-templates",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train one model on the templates' second set of frames too (the soup's "
+        "second fine-tune alone); default: the TrainSettings value",
+    )
     b.set_defaults(func=cmd_build_model)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")

@@ -283,11 +283,15 @@ def training_set(
 
 
 def validation_sets(
-    data_dir: Path, chitchat_limit: int, seed: int, counterfactuals: bool = False
+    data_dir: Path,
+    chitchat_limit: int,
+    seed: int,
+    counterfactuals: bool = False,
+    broad_templates: bool = False,
 ) -> dict[str, list[Example]]:
     """Validation splits by name: used for model selection, thresholds and the card.
-    ``counterfactuals``: the templates' split holds the held-out fifth of the threat
-    frames' harmless counterparts too, as the training set holds the rest."""
+    ``counterfactuals``, ``broad_templates``: the templates' split holds the held-out
+    fifth of those template sets too, as the training set holds the rest."""
     return {
         "tweeteval-offensive": tweeteval(data_dir, "offensive", "val"),
         "tweeteval-hate": tweeteval(data_dir, "hate", "val"),
@@ -295,7 +299,7 @@ def validation_sets(
         "insults": insults("val"),
         "convabuse": convabuse(data_dir, "valid"),
         "toxigen": toxigen(data_dir, "val"),
-        "templates": templates("val", counterfactuals=counterfactuals),
+        "templates": templates("val", broad=broad_templates, counterfactuals=counterfactuals),
         "chitchat": chitchat("val", chitchat_limit, seed),
     }
 

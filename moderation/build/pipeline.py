@@ -45,6 +45,8 @@ def build_model(
     (epochs, learning_rate, ...).
     """
     settings = replace(TrainSettings(), **train_overrides)
+    if soup and settings.broad_templates:
+        raise ValueError("soup averages a fine-tune without the second set of frames and one with")
     ingredients = [(work_dir / "train", settings)]
     if soup:
         ingredients.append((work_dir / "train-broad", replace(settings, broad_templates=True)))
@@ -66,7 +68,11 @@ def build_model(
     labels = manifest["labels"]
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
     splits = datasets.validation_sets(
-        data_dir, settings.chitchat_val, settings.seed, settings.counterfactuals
+        data_dir,
+        settings.chitchat_val,
+        settings.seed,
+        settings.counterfactuals,
+        settings.broad_templates,
     )
     splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, settings.seed)
     scored = score_splits(best, classifier, splits)

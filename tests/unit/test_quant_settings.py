@@ -54,6 +54,14 @@ def test_build_model_refuses_a_setting_it_cannot_ship_before_training(
     assert says in capfd.readouterr().err
 
 
+def test_build_model_refuses_a_soup_of_two_broad_fine_tunes_before_training(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code = main(["build-model", "--data", str(tmp_path), "--soup", "--broad-templates"])
+    assert code == 2
+    assert "--broad-templates trains one model with it: choose one" in capfd.readouterr().err
+
+
 def test_bench_quant_refuses_an_unknown_setting_before_any_work(
     capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -113,6 +113,12 @@ def test_the_second_recipe_only_adds_frames() -> None:
     broad = [e.text for e in template_examples(broad=True)]
     assert len(broad) > len(narrow)
     assert [t for t in broad if t in set(narrow)] == narrow
+    # Trained alone (--broad-templates), the threshold's split holds their share too.
+    extra = set(broad) - set(narrow)
+    val = {e.text for e in datasets.templates("val", broad=True)}
+    train = {e.text for e in datasets.templates("train", broad=True)}
+    assert val & extra and train & extra and not val & train
+    assert not extra & {e.text for e in datasets.templates("val")}
 
 
 def test_threat_frames_have_benign_counterfactuals_with_the_harm_swapped_out() -> None:
