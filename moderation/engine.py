@@ -199,6 +199,7 @@ class _Lane:
     def __init__(
         self,
         name: str,
+        lane: str,
         score_one: Callable[[Encoded], np.ndarray],
         score_batch: Callable[[Sequence[Encoded]], np.ndarray] | None,
         *,
@@ -208,6 +209,8 @@ class _Lane:
         max_tokens: int,
     ) -> None:
         self.name = name
+        self.inference_seconds = metrics.INFERENCE.labels(lane=lane)
+        self.queue_wait_seconds = metrics.QUEUE_WAIT.labels(lane=lane)
         self.score_one = score_one
         self.score_batch = score_batch
         # Work for the thread's idle moments (shadow scoring): run only when no live
@@ -307,10 +310,10 @@ class _Lane:
                     self._resolve(job, None, exc)
                 continue
             elapsed = time.perf_counter() - start
-            metrics.INFERENCE.observe(elapsed)
+            self.inference_seconds.observe(elapsed)
             now = time.monotonic()
             for job in run:
-                metrics.QUEUE_WAIT.observe(max(0.0, now - elapsed - job.enqueued))
+                self.queue_wait_seconds.observe(max(0.0, now - elapsed - job.enqueued))
             if len(run) == 1:
                 self.times.observe(run[0].encoded.tokens, elapsed)
             self.batches_run += 1
@@ -342,6 +345,7 @@ class InferenceEngine:
         self.long_lane_tokens = long_lane_tokens
         self._main = _Lane(
             "inference",
+            "main",
             classifier.scores,
             lambda batch: classifier.scores_same_length(batch),  # looked up when batching
             batching=same_length_batching,
@@ -353,6 +357,7 @@ class InferenceEngine:
         if 0 < long_lane_tokens < classifier.max_tokens:
             self._long = _Lane(
                 "inference-long",
+                "long",
                 classifier.second_session(long_lane_threads),
                 None,
                 batching=False,

@@ -144,7 +144,8 @@ VERDICT_LATENCY = _worker(
 QUEUE_WAIT = _worker(
     Histogram(
         "moderation_inference_queue_wait_seconds",
-        "Time a message waited in the worker for the model.",
+        "Time a message waited in the worker for the model, by inference lane.",
+        ["lane"],
         buckets=STAGE_BUCKETS,
         registry=None,
     )
@@ -160,7 +161,9 @@ TOKENIZE = _worker(
 INFERENCE = _worker(
     Histogram(
         "moderation_inference_seconds",
-        "One model run (one message, or one equal-length batch).",
+        "One model run (one message, or one equal-length batch), by inference lane "
+        "(main; long: MODERATION_LONG_LANE_TOKENS).",
+        ["lane"],
         buckets=STAGE_BUCKETS,
         registry=None,
     )

@@ -74,7 +74,7 @@ def test_metrics_count_what_was_sent_and_readiness_follows_assignment(
     assert delta("moderation_verdicts_total", decision="allow", reason="model") == 10
     assert delta("moderation_dead_letters_total", error="invalid_json") == 1
     assert delta("moderation_verdict_latency_seconds_count") == 10
-    assert delta("moderation_inference_seconds_count") == 10
+    assert delta("moderation_inference_seconds_count", lane="main") == 10
     assert delta("moderation_tokenize_seconds_count") == 10
     assert after[("moderation_in_flight", ())] == 0
     lags = [v for (name, _), v in after.items() if name == "moderation_consumer_lag"]

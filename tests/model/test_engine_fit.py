@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 
+from moderation import metrics
 from moderation.classifier import Classifier
 from moderation.engine import MIN_FIT_TOKENS, InferenceEngine, OverBudget, Scored, cut
 
@@ -23,6 +24,15 @@ def _score(engine: InferenceEngine, text: str, fraction: float, clf: Classifier)
         return await engine.score(enc, time.monotonic() + allowed)
 
     return asyncio.run(go())
+
+
+def _runs_by_lane() -> dict[str, float]:
+    return {
+        s.labels["lane"]: s.value
+        for m in metrics.INFERENCE.collect()
+        for s in m.samples
+        if s.name == "moderation_inference_seconds_count"
+    }
 
 
 @pytest.mark.parametrize("long_lane_tokens", [0, 64], ids=["one lane", "long lane"])
@@ -64,6 +74,7 @@ def test_the_long_lane_scores_as_the_main_lane_and_short_messages_stay_on_the_ma
 ) -> None:
     engine = InferenceEngine(classifier, long_lane_tokens=32)
     engine.start()
+    before = _runs_by_lane()
     texts = [LONG, "see you at 7", "you are such an idiot " * 4, "the traffic is killing me " * 3]
 
     async def go() -> list[object]:
@@ -73,6 +84,7 @@ def test_the_long_lane_scores_as_the_main_lane_and_short_messages_stay_on_the_ma
     try:
         out = asyncio.run(go())
         lanes = [lane.messages_run for lane in engine._lanes]
+        after = _runs_by_lane()
     finally:
         engine.stop()
     for text, got in zip(texts, out, strict=True):
@@ -82,3 +94,6 @@ def test_the_long_lane_scores_as_the_main_lane_and_short_messages_stay_on_the_ma
         )
     lengths = [classifier.encode(t).tokens for t in texts]
     assert lanes == [sum(n <= 32 for n in lengths), sum(n > 32 for n in lengths)]
+    # Operators see each lane's runs apart (moderation_inference_seconds{lane}).
+    runs = {lane: after.get(lane, 0) - before.get(lane, 0) for lane in ("main", "long")}
+    assert runs == {"main": lanes[0], "long": lanes[1]}
