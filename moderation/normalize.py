@@ -16,8 +16,9 @@ characters and lower-cases. What it cannot see through, and this does:
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
   the model never learned them (see ``_ABBREVIATIONS``).
 
-It is cheap by construction: one regular-expression search decides whether a
-message needs any of it, and ordinary chat (the large majority) is returned as is.
+It is cheap by construction: each pass runs only when a cheap test finds its cue (a
+regular-expression search, or a substring test for the abbreviations), so ordinary
+chat (the large majority) passes through a few searches and is returned as is.
 The text's hash (``text_sha256``) is always of the original; only the model and the
 cache key see the normalized text.
 """
