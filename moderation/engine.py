@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -193,8 +194,28 @@ class IdleWork(Protocol):
     def wake_with(self, cond: threading.Condition) -> None: ...
 
 
+def lower_thread_priority(nice: int) -> int | None:
+    """Lower the calling thread's scheduling priority by ``nice`` steps; its nice value
+    after, or None where threads cannot be told apart (Linux sets it per thread)."""
+    get_id = getattr(threading, "get_native_id", None)
+    if nice <= 0 or get_id is None or not hasattr(os, "setpriority"):
+        return None
+    tid = get_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + nice))
+        return os.getpriority(os.PRIO_PROCESS, tid)
+    except OSError as exc:  # not allowed here: the lane runs at the process's priority
+        log.warning("could not lower the long lane's priority: %s", exc)
+        return None
+
+
 class _Lane:
-    """One inference thread with its own queue and its own service-time estimate."""
+    """One inference thread with its own queue and its own service-time estimate.
+
+    ``nice`` > 0: the thread runs at a lower scheduling priority than the rest of the
+    process, so the operating system hands the cores to the main lane, the event loop
+    and the clients whenever they have work, and the long paste takes what is left.
+    """
 
     def __init__(
         self,
@@ -207,8 +228,11 @@ class _Lane:
         cut_to_fit: bool,
         idle_work: IdleWork | None,
         max_tokens: int,
+        nice: int = 0,
     ) -> None:
         self.name = name
+        self.nice = nice
+        self.thread_nice: int | None = None  # the thread's nice value once lowered
         self.inference_seconds = metrics.INFERENCE.labels(lane=lane)
         self.queue_wait_seconds = metrics.QUEUE_WAIT.labels(lane=lane)
         self.score_one = score_one
@@ -276,6 +300,7 @@ class _Lane:
         return self.idle_work is not None and self.idle_work.pending()
 
     def _run(self) -> None:
+        self.thread_nice = lower_thread_priority(self.nice)
         while True:
             with self.cond:
                 while not self.jobs and not self.stopping and not self._idle():
@@ -340,6 +365,7 @@ class InferenceEngine:
         idle_work: IdleWork | None = None,
         long_lane_tokens: int = 0,
         long_lane_threads: int = 1,
+        long_lane_nice: int = 0,
     ) -> None:
         self.classifier = classifier
         self.long_lane_tokens = long_lane_tokens
@@ -364,6 +390,9 @@ class InferenceEngine:
                 cut_to_fit=cut_to_fit,
                 idle_work=None,
                 max_tokens=classifier.max_tokens,
+                # One intra-op thread: ONNX Runtime runs it on the lane's own thread,
+                # so lowering that thread's priority lowers the whole long run's.
+                nice=long_lane_nice,
             )
         self._lanes = [self._main] + ([self._long] if self._long is not None else [])
 

@@ -36,6 +36,11 @@ VARIANTS: list[tuple[str, list[str], dict[str, str]]] = [
         WORKER,
         {"MODERATION_LONG_LANE_TOKENS": "64"},
     ),
+    (
+        "worker, long lane over 64 tokens, niced 10",
+        WORKER,
+        {"MODERATION_LONG_LANE_TOKENS": "64", "MODERATION_LONG_LANE_NICE": "10"},
+    ),
 ]
 
 

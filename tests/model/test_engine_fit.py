@@ -4,6 +4,8 @@ prefix that can, with the shipped model and the engine's own measured times."""
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import time
 
 import numpy as np
@@ -72,7 +74,7 @@ def test_with_cutting_off_the_same_deadline_gets_the_fallback(classifier: Classi
 def test_the_long_lane_scores_as_the_main_lane_and_short_messages_stay_on_the_main_one(
     classifier: Classifier,
 ) -> None:
-    engine = InferenceEngine(classifier, long_lane_tokens=32)
+    engine = InferenceEngine(classifier, long_lane_tokens=32, long_lane_nice=3)
     engine.start()
     before = _runs_by_lane()
     texts = [LONG, "see you at 7", "you are such an idiot " * 4, "the traffic is killing me " * 3]
@@ -84,6 +86,7 @@ def test_the_long_lane_scores_as_the_main_lane_and_short_messages_stay_on_the_ma
     try:
         out = asyncio.run(go())
         lanes = [lane.messages_run for lane in engine._lanes]
+        niceness = [lane.thread_nice for lane in engine._lanes]
         after = _runs_by_lane()
     finally:
         engine.stop()
@@ -97,3 +100,8 @@ def test_the_long_lane_scores_as_the_main_lane_and_short_messages_stay_on_the_ma
     # Operators see each lane's runs apart (moderation_inference_seconds{lane}).
     runs = {lane: after.get(lane, 0) - before.get(lane, 0) for lane in ("main", "long")}
     assert runs == {"main": lanes[0], "long": lanes[1]}
+    # Only the long lane's thread was lowered (per thread on Linux; a lowered priority
+    # changes no score, checked above).
+    if sys.platform.startswith("linux"):
+        assert niceness[0] is None
+        assert niceness[1] == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 3)

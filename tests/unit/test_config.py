@@ -65,8 +65,11 @@ def test_worker_defaults_match_the_documented_contract() -> None:
     assert s.fallback_decision == "allow" and s.budget_ms == 50
     assert s.fetch_max_wait_ms > 0
     assert s.long_lane_tokens == 0  # one inference lane unless asked (docs/benchmarks.md)
-    lanes = worker_settings(Source({"MODERATION_LONG_LANE_TOKENS": "64"}))
+    lanes = worker_settings(
+        Source({"MODERATION_LONG_LANE_TOKENS": "64", "MODERATION_LONG_LANE_NICE": "10"})
+    )
     assert lanes.decision.long_lane_tokens == 64
+    assert lanes.decision.long_lane_nice == 10
 
 
 @pytest.mark.parametrize(
@@ -81,6 +84,7 @@ def test_worker_defaults_match_the_documented_contract() -> None:
         ({"MODERATION_FETCH_MAX_WAIT_MS": "0"}, "MODERATION_FETCH_MAX_WAIT_MS=0"),
         ({"MODERATION_LONG_LANE_TOKENS": "-1"}, "MODERATION_LONG_LANE_TOKENS=-1"),
         ({"MODERATION_LONG_LANE_TOKENS": "sixty"}, "expected an integer"),
+        ({"MODERATION_LONG_LANE_NICE": "20"}, "MODERATION_LONG_LANE_NICE=20"),
         ({"MODERATION_KAFKA_SECURITY_PROTOCOL": "TLS"}, "expected one of PLAINTEXT"),
         ({"MODERATION_KAFKA_SECURITY_PROTOCOL": "SASL_SSL"}, "needs MODERATION_KAFKA_SASL"),
         (

@@ -1,6 +1,10 @@
 import asyncio
+import os
+import sys
+import threading
 
 import numpy as np
+import pytest
 
 from moderation.classifier import Encoded
 from moderation.engine import (
@@ -11,6 +15,7 @@ from moderation.engine import (
     admit,
     cut,
     longest_fitting,
+    lower_thread_priority,
     pick,
 )
 
@@ -168,3 +173,25 @@ def test_service_times_are_safe_across_threads() -> None:
     # Every observation was 1 ms, whatever its length: so is the estimate at a length
     # the writer measured first (how far it got depends on scheduling).
     assert abs(t.estimate(8) - 0.001) < 1e-6
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_the_long_lane_lowers_its_own_thread_priority_and_no_other() -> None:
+    tid = threading.get_native_id()
+    before = os.getpriority(os.PRIO_PROCESS, tid)
+    seen: dict[str, int | None] = {}
+
+    def lane() -> None:
+        me = threading.get_native_id()
+        seen["unchanged"] = lower_thread_priority(0)
+        seen["start"] = os.getpriority(os.PRIO_PROCESS, me)
+        seen["after"] = lower_thread_priority(5)
+        seen["read"] = os.getpriority(os.PRIO_PROCESS, me)
+
+    t = threading.Thread(target=lane)
+    t.start()
+    t.join()
+    start = seen["start"]
+    assert seen["unchanged"] is None and start is not None
+    assert seen["after"] == seen["read"] == min(19, start + 5)
+    assert os.getpriority(os.PRIO_PROCESS, tid) == before  # the caller's thread untouched
