@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from moderation import metrics
 from moderation.classifier import Classifier, Encoded
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # At most this many equal-length messages in one run (batching is off by default),
 # so that one batch cannot hold the model long while other deadlines run out.
@@ -209,12 +210,38 @@ def lower_thread_priority(nice: int) -> int | None:
         return None
 
 
+def made_at_lower_priority(nice: int, make: Callable[[], T]) -> T:
+    """``make()`` run on a short-lived thread whose priority is lowered by ``nice`` first,
+    so any thread it starts (an ONNX Runtime session's intra-op pool) inherits the lower
+    priority: Linux gives a new thread its creator's nice value."""
+    if nice <= 0:
+        return make()
+    out: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        lower_thread_priority(nice)
+        try:
+            out.append(make())
+        except BaseException as exc:  # re-raised on the caller's thread
+            failed.append(exc)
+
+    t = threading.Thread(target=run, name="lower-priority-maker")
+    t.start()
+    t.join()
+    if failed:
+        raise failed[0]
+    return out[0]
+
+
 class _Lane:
     """One inference thread with its own queue and its own service-time estimate.
 
     ``nice`` > 0: the thread runs at a lower scheduling priority than the rest of the
     process, so the operating system hands the cores to the main lane, the event loop
-    and the clients whenever they have work, and the long paste takes what is left.
+    and the clients whenever they have work, and the long paste takes what is left
+    (its session's own intra-op threads, if any, are made lower by
+    ``made_at_lower_priority``).
     """
 
     def __init__(
@@ -351,9 +378,10 @@ class InferenceEngine:
     """Runs the classifier on a dedicated thread; ``await score(...)`` from asyncio.
 
     ``long_lane_tokens`` > 0: messages longer than that many tokens run on a second
-    thread with a session of its own (one intra-op thread), so that a short message
-    never waits behind a long paste: on 2 cores a 128-token message holds the model
-    for 12-30 ms, against about 2 ms for a chat message (docs/benchmarks.md).
+    thread with a session of its own (``long_lane_threads`` intra-op threads), so that
+    a short message never waits behind a long paste: on 2 cores a 128-token message
+    holds the model for 12-30 ms, against about 2 ms for a chat message
+    (docs/benchmarks.md). ``long_lane_nice``: how far below the process that lane runs.
     """
 
     def __init__(
@@ -384,14 +412,16 @@ class InferenceEngine:
             self._long = _Lane(
                 "inference-long",
                 "long",
-                classifier.second_session(long_lane_threads),
+                made_at_lower_priority(
+                    long_lane_nice, lambda: classifier.second_session(long_lane_threads)
+                ),
                 None,
                 batching=False,
                 cut_to_fit=cut_to_fit,
                 idle_work=None,
                 max_tokens=classifier.max_tokens,
-                # One intra-op thread: ONNX Runtime runs it on the lane's own thread,
-                # so lowering that thread's priority lowers the whole long run's.
+                # ONNX Runtime runs on the calling thread plus the session's pool
+                # (threads - 1): the lane's thread and the pool both run lower.
                 nice=long_lane_nice,
             )
         self._lanes = [self._main] + ([self._long] if self._long is not None else [])

@@ -95,6 +95,7 @@ class Moderator:
             cut_to_fit=self.settings.cut_to_fit,
             idle_work=self.shadow,
             long_lane_tokens=self.settings.long_lane_tokens,
+            long_lane_threads=self.settings.long_lane_threads,
             long_lane_nice=self.settings.long_lane_nice,
         )
 

@@ -38,6 +38,7 @@ class DecisionSettings:
     cut_to_fit: bool = True
     log_text: bool = False
     long_lane_tokens: int = 0
+    long_lane_threads: int = 1
     long_lane_nice: int = 0
 
 
@@ -77,6 +78,8 @@ class WorkerSettings:
     # The long lane's thread runs this many nice steps below the process (Linux: per
     # thread), so chat messages, the event loop and the clients get the cores first.
     long_lane_nice: int = 0
+    # Intra-op threads of the long lane's session.
+    long_lane_threads: int = 1
     embedded_partitions: int = 4
     # /metrics, /healthz, /readyz; 0 turns the endpoint off.
     metrics_port: int = 9108
@@ -96,6 +99,7 @@ class WorkerSettings:
             cut_to_fit=self.cut_to_fit,
             log_text=self.log_text,
             long_lane_tokens=self.long_lane_tokens,
+            long_lane_threads=self.long_lane_threads,
             long_lane_nice=self.long_lane_nice,
         )
 
@@ -142,6 +146,7 @@ def worker_settings(source: Source | None = None) -> WorkerSettings:
         cut_to_fit=src.boolean("CUT_TO_FIT", d.cut_to_fit),
         long_lane_tokens=src.integer("LONG_LANE_TOKENS", d.long_lane_tokens, 0, 4096),
         long_lane_nice=src.integer("LONG_LANE_NICE", d.long_lane_nice, 0, 19),
+        long_lane_threads=src.integer("LONG_LANE_THREADS", d.long_lane_threads, 1, 64),
         embedded_partitions=src.integer("EMBEDDED_PARTITIONS", 4, 1, 64),
         metrics_port=src.integer("METRICS_PORT", d.metrics_port, 0, 65535),
         log_text=src.boolean("LOG_TEXT", d.log_text),

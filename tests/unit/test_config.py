@@ -66,8 +66,15 @@ def test_worker_defaults_match_the_documented_contract() -> None:
     assert s.fetch_max_wait_ms > 0
     assert s.long_lane_tokens == 0  # one inference lane unless asked (docs/benchmarks.md)
     lanes = worker_settings(
-        Source({"MODERATION_LONG_LANE_TOKENS": "64", "MODERATION_LONG_LANE_NICE": "10"})
+        Source(
+            {
+                "MODERATION_LONG_LANE_TOKENS": "64",
+                "MODERATION_LONG_LANE_NICE": "10",
+                "MODERATION_LONG_LANE_THREADS": "2",
+            }
+        )
     )
+    assert lanes.decision.long_lane_threads == 2
     assert lanes.decision.long_lane_tokens == 64
     assert lanes.decision.long_lane_nice == 10
 
