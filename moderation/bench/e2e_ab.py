@@ -50,6 +50,16 @@ VARIANTS: list[tuple[str, list[str], dict[str, str]]] = [
             "MODERATION_LONG_LANE_THREADS": "2",
         },
     ),
+    (
+        "worker, 1 thread; long lane over 64 tokens, 2 threads, niced 10",
+        WORKER,
+        {
+            "MODERATION_THREADS": "1",
+            "MODERATION_LONG_LANE_TOKENS": "64",
+            "MODERATION_LONG_LANE_NICE": "10",
+            "MODERATION_LONG_LANE_THREADS": "2",
+        },
+    ),
 ]
 
 
