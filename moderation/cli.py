@@ -62,6 +62,13 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--epochs", type=int, default=None, help="default: the TrainSettings value")
     b.add_argument("--learning-rate", type=float, default=None)
     b.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the shuffles, the chitchat sample and the evasion copies (default: "
+        "the TrainSettings value; another seed measures how far a rebuild can move)",
+    )
+    b.add_argument(
         "--offensive-repeat",
         type=int,
         default=None,

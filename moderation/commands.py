@@ -112,6 +112,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
     defaults = TrainSettings()
     overrides = {
         "epochs": ns.epochs or defaults.epochs,
+        "seed": defaults.seed if ns.seed is None else ns.seed,
         "learning_rate": ns.learning_rate or defaults.learning_rate,
         "freeze_word_embeddings": (
             defaults.freeze_word_embeddings

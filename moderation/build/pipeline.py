@@ -67,14 +67,17 @@ def build_model(
     )
     labels = manifest["labels"]
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
+    # The validation samples stay those of the default seed whatever seed trained the
+    # model, so that builds of different seeds are judged on the same texts.
+    val_seed = TrainSettings().seed
     splits = datasets.validation_sets(
         data_dir,
         settings.chitchat_val,
-        settings.seed,
+        val_seed,
         settings.counterfactuals,
         settings.broad_templates,
     )
-    splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, settings.seed)
+    splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, val_seed)
     scored = score_splits(best, classifier, splits)
     thresholds = choose_thresholds(scored, labels)
     metrics = split_metrics(scored, thresholds, labels)

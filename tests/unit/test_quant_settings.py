@@ -71,3 +71,23 @@ def test_bench_quant_refuses_an_unknown_setting_before_any_work(
     assert code == 2
     assert "unknown int8 setting 'fast': one of s8, " in capfd.readouterr().err
     assert not missing.exists()
+
+
+def test_build_model_passes_the_seed_and_template_options_to_the_recipe(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import moderation.build.pipeline as pipeline
+    from moderation.build.train import TrainSettings
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(pipeline, "build_model", lambda *a, **kw: seen.update(kw))
+    args = ["build-model", "--data", str(tmp_path), "--out", str(tmp_path / "m")]
+    assert main([*args, "--seed", "14", "--broad-templates", "--counterfactuals"]) == 0
+    assert (seen["seed"], seen["broad_templates"], seen["counterfactuals"]) == (14, True, True)
+    assert main(args) == 0
+    d = TrainSettings()
+    assert (seen["seed"], seen["broad_templates"], seen["counterfactuals"]) == (
+        d.seed,
+        d.broad_templates,
+        d.counterfactuals,
+    )
