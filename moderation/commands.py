@@ -128,11 +128,6 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
             defaults.broad_templates if ns.broad_templates is None else ns.broad_templates
         ),
     }
-    if ns.soup and overrides["broad_templates"]:
-        raise ModerationError(
-            "--soup averages a fine-tune without the second set of frames and one with it; "
-            "--broad-templates trains one model with it: choose one"
-        )
     build_model(
         ns.data,
         ns.out,

@@ -246,7 +246,6 @@ class _Lane:
 
     def __init__(
         self,
-        name: str,
         lane: str,
         score_one: Callable[[Encoded], np.ndarray],
         score_batch: Callable[[Sequence[Encoded]], np.ndarray] | None,
@@ -257,7 +256,7 @@ class _Lane:
         max_tokens: int,
         nice: int = 0,
     ) -> None:
-        self.name = name
+        self.name = "inference" if lane == "main" else f"inference-{lane}"
         self.nice = nice
         self.thread_nice: int | None = None  # the thread's nice value once lowered
         self.inference_seconds = metrics.INFERENCE.labels(lane=lane)
@@ -273,7 +272,7 @@ class _Lane:
         self.jobs: list[_Job] = []
         self.cond = threading.Condition()
         self.stopping = False
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread = threading.Thread(target=self._run, name=self.name, daemon=True)
         if idle_work is not None:
             idle_work.wake_with(self.cond)
         self.batches_run = 0
@@ -398,7 +397,6 @@ class InferenceEngine:
         self.classifier = classifier
         self.long_lane_tokens = long_lane_tokens
         self._main = _Lane(
-            "inference",
             "main",
             classifier.scores,
             lambda batch: classifier.scores_same_length(batch),  # looked up when batching
@@ -410,7 +408,6 @@ class InferenceEngine:
         self._long: _Lane | None = None
         if 0 < long_lane_tokens < classifier.max_tokens:
             self._long = _Lane(
-                "inference-long",
                 "long",
                 made_at_lower_priority(
                     long_lane_nice, lambda: classifier.second_session(long_lane_threads)

@@ -23,6 +23,7 @@ from moderation.build.soup import average_checkpoints
 from moderation.build.train import TrainSettings, train
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
+from moderation.errors import ModerationError
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,10 @@ def build_model(
     """
     settings = replace(TrainSettings(), **train_overrides)
     if soup and settings.broad_templates:
-        raise ValueError("soup averages a fine-tune without the second set of frames and one with")
+        raise ModerationError(
+            "--soup averages a fine-tune without the second set of frames and one with it; "
+            "--broad-templates trains one model with it: choose one"
+        )
     ingredients = [(work_dir / "train", settings)]
     if soup:
         ingredients.append((work_dir / "train-broad", replace(settings, broad_templates=True)))

@@ -72,8 +72,8 @@ class WorkerSettings:
     # that can (by the measured time per token) instead of answering with the fallback.
     cut_to_fit: bool = True
     # Messages longer than this many tokens run on a second inference thread with a
-    # session of its own (one intra-op thread), so that chat messages never queue behind
-    # a long paste; 0: one thread for all (moderation/engine.py).
+    # session of its own (long_lane_threads intra-op threads), so that chat messages
+    # never queue behind a long paste; 0: one thread for all (moderation/engine.py).
     long_lane_tokens: int = 0
     # The long lane's thread runs this many nice steps below the process (Linux: per
     # thread), so chat messages, the event loop and the clients get the cores first.
