@@ -94,7 +94,8 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument(
         "--skip-training",
         action="store_true",
-        help="reuse the checkpoints already in WORK/train/best (and WORK/train-broad/best)",
+        help="reuse the checkpoints already in WORK/train/best (and WORK/train-broad/best, "
+        "or WORK/train-seed<N>/best for --soup-seeds)",
     )
     b.add_argument(
         "--soup",
@@ -102,6 +103,15 @@ def parser() -> argparse.ArgumentParser:
         default=False,
         help="average a fine-tune without and one with the templates' second set of frames "
         "(two trainings; tried, not shipped: docs/model.md); default: the first alone",
+    )
+    b.add_argument(
+        "--soup-seeds",
+        type=int,
+        nargs="+",
+        default=None,
+        metavar="SEED",
+        help="fine-tune the recipe once per seed and average them (a soup of seeds; "
+        "docs/model.md); default: one fine-tune",
     )
     b.add_argument(
         "--counterfactuals",

@@ -106,6 +106,8 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         # Refused before hours of training: measured slower and no more faithful on
         # AVX2 (docs/benchmarks.md, bench quant), so the build has no calibration step.
         raise ModerationError(f"--quant {ns.quant}: static settings are for bench quant only")
+    if ns.soup_seeds and ns.seed is not None:
+        raise ModerationError("--seed and --soup-seeds both set the seed: give one")
     from moderation.build.pipeline import build_model
     from moderation.build.train import TrainSettings
 
@@ -135,6 +137,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         skip_training=ns.skip_training,
         quant=ns.quant or SHIPPED_QUANT,
         soup=ns.soup,
+        seeds=tuple(ns.soup_seeds or ()),
         **overrides,
     )
     return EXIT_OK

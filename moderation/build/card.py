@@ -17,21 +17,32 @@ def _soup_lines(training: dict[str, Any]) -> list[str]:
     soup = training.get("soup") or []
     if not soup:
         return []
+    by_seed = len({r["settings"]["seed"] for r in soup}) > 1
     rows = [
-        f"| {i + 1} | {'with' if r['broad_templates'] else 'without'} | "
-        f"{r['train_examples']:,} | "
+        f"| {i + 1} | "
+        + (
+            str(r["settings"]["seed"])
+            if by_seed
+            else ("with" if r["broad_templates"] else "without")
+        )
+        + f" | {r['train_examples']:,} | "
         + ", ".join(f"{h['offensive_val_macro_f1']:.4f}" for h in r["history"])
         + " |"
         for i, r in enumerate(soup)
     ]
+    differ = "seed" if by_seed else "second set of frames"
     return [
         "",
         f"The shipped weights are the element-wise mean of {len(soup)} fine-tunes from the "
-        "same start, alike but for the templates' second set of frames (a model soup; "
-        "`moderation/build/soup.py`). The figures above are the first one's.",
+        "same start, alike but for "
+        + (
+            "the seed of their shuffles and samples"
+            if by_seed
+            else "the templates' second set of frames"
+        )
+        + " (a model soup; `moderation/build/soup.py`). The figures above are the first one's.",
         "",
-        "| fine-tune | second set of frames | examples | TweetEval offensive val macro-F1 "
-        "by epoch (fp32) |",
+        f"| fine-tune | {differ} | examples | TweetEval offensive val macro-F1 by epoch (fp32) |",
         "|---|---|---|---|",
         *rows,
     ]

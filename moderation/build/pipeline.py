@@ -3,7 +3,8 @@
 convert MiniLM -> fine-tune -> export -> fuse -> int8 -> score validation splits
 -> choose thresholds -> write model.json and MODEL_CARD.md. With ``soup``: fine-tune
 twice (without and with the templates' second set of frames) and average the two
-(tried, not shipped: docs/model.md).
+(tried, not shipped: docs/model.md). With ``seeds``: fine-tune the one recipe once per
+seed and average those (a soup of seeds: docs/model.md).
 """
 
 from __future__ import annotations
@@ -36,14 +37,16 @@ def build_model(
     skip_training: bool,
     quant: str = SHIPPED_QUANT,
     soup: bool = False,
+    seeds: tuple[int, ...] = (),
     **train_overrides: Any,
 ) -> dict[str, Any]:
     """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md).
 
     ``soup``: the mean of two fine-tunes, one on the templates and one on them plus
     their second set of frames (``TrainSettings.broad_templates``); else the first
-    alone (the shipped recipe). ``train_overrides`` replace TrainSettings fields
-    (epochs, learning_rate, ...).
+    alone (the shipped recipe). ``seeds``: the mean of one fine-tune of the recipe per
+    seed, each in ``work_dir/train-seed<N>``. ``train_overrides`` replace TrainSettings
+    fields (epochs, learning_rate, ...).
     """
     settings = replace(TrainSettings(), **train_overrides)
     if soup and settings.broad_templates:
@@ -51,7 +54,14 @@ def build_model(
             "--soup averages a fine-tune without the second set of frames and one with it; "
             "--broad-templates trains one model with it: choose one"
         )
-    ingredients = [(work_dir / "train", settings)]
+    if seeds and soup:
+        raise ModerationError("--soup and --soup-seeds are two kinds of soup: choose one")
+    if len(set(seeds)) != len(seeds) or len(seeds) == 1:
+        raise ModerationError(f"--soup-seeds {list(seeds)}: give two or more distinct seeds")
+    if seeds:
+        ingredients = [(work_dir / f"train-seed{s}", replace(settings, seed=s)) for s in seeds]
+    else:
+        ingredients = [(work_dir / "train", settings)]
     if soup:
         ingredients.append((work_dir / "train-broad", replace(settings, broad_templates=True)))
     if not skip_training:
@@ -61,8 +71,9 @@ def build_model(
         {**json.loads((d / "training.json").read_text()), "broad_templates": i.broad_templates}
         for d, i in ingredients
     ]
-    training = {**reports[0], "soup": reports if soup else []}
-    if soup:
+    souped = len(ingredients) > 1
+    training = {**reports[0], "soup": reports if souped else []}
+    if souped:
         best = average_checkpoints([d / "best" for d, _ in ingredients], work_dir / "soup")
     else:
         best = work_dir / "train" / "best"

@@ -91,3 +91,63 @@ def test_build_model_passes_the_seed_and_template_options_to_the_recipe(
         d.broad_templates,
         d.counterfactuals,
     )
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        (["--soup", "--soup-seeds", "13", "14"], "--soup and --soup-seeds are two kinds of soup"),
+        (["--soup-seeds", "13"], "--soup-seeds [13]: give two or more distinct seeds"),
+        (["--soup-seeds", "13", "13"], "--soup-seeds [13, 13]: give two or more distinct seeds"),
+        (["--seed", "14", "--soup-seeds", "13", "14"], "--seed and --soup-seeds both set"),
+    ],
+)
+def test_build_model_refuses_a_soup_of_seeds_it_cannot_make_before_training(
+    extra: list[str], says: str, capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    code = main(["build-model", "--data", str(tmp_path), "--work", str(work), *extra])
+    assert code == 2
+    assert says in capfd.readouterr().err
+    assert not work.exists()
+
+
+def test_a_soup_of_seeds_trains_the_recipe_once_per_seed_and_averages_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import json
+    from dataclasses import replace
+
+    import moderation.build.pipeline as pipeline
+    from moderation.build.train import TrainSettings
+
+    trained: list[tuple[str, TrainSettings]] = []
+    averaged: list[list[str]] = []
+
+    def fake_train(data: Path, out: Path, settings: TrainSettings) -> None:
+        out.mkdir(parents=True)
+        trained.append((out.name, settings))
+        (out / "training.json").write_text(json.dumps({"seed": settings.seed}))
+
+    class Stop(Exception):
+        pass
+
+    def fake_average(checkpoints: list[Path], out: Path) -> Path:
+        averaged.append([c.parent.name for c in checkpoints])
+        raise Stop  # what follows (export, scoring) is the single model's path
+
+    monkeypatch.setattr(pipeline, "train", fake_train)
+    monkeypatch.setattr(pipeline, "average_checkpoints", fake_average)
+    with pytest.raises(Stop):
+        pipeline.build_model(
+            tmp_path, tmp_path / "m", work_dir=tmp_path, skip_training=False, seeds=(13, 15, 14)
+        )
+    assert [(d, s.seed) for d, s in trained] == [
+        ("train-seed13", 13),
+        ("train-seed15", 15),
+        ("train-seed14", 14),
+    ]
+    # Nothing but the seed differs between the ingredients.
+    base = TrainSettings()
+    assert all(s == replace(base, seed=s.seed) for _, s in trained)
+    assert averaged == [["train-seed13", "train-seed15", "train-seed14"]]

@@ -67,3 +67,24 @@ def test_differing_index_buffers_are_refused(tmp_path: Path) -> None:
 def test_nothing_to_average_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SoupError, match="no checkpoints"):
         average_checkpoints([], tmp_path / "soup")
+
+
+def _report(seed: int, broad: bool) -> dict[str, object]:
+    return {
+        "settings": {"seed": seed},
+        "broad_templates": broad,
+        "train_examples": 60689,
+        "history": [{"offensive_val_macro_f1": 0.77}, {"offensive_val_macro_f1": 0.7756}],
+    }
+
+
+def test_the_card_names_what_a_soups_fine_tunes_differ_in() -> None:
+    from moderation.build.card import _soup_lines
+
+    assert _soup_lines({"soup": []}) == []
+    seeds = "\n".join(_soup_lines({"soup": [_report(13, False), _report(15, False)]}))
+    assert "mean of 2 fine-tunes" in seeds and "the seed of their shuffles" in seeds
+    assert "| 2 | 15 | 60,689 | 0.7700, 0.7756 |" in seeds
+    frames = "\n".join(_soup_lines({"soup": [_report(13, False), _report(13, True)]}))
+    assert "the templates' second set of frames" in frames
+    assert "| 2 | with | 60,689 |" in frames
