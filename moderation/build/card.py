@@ -17,32 +17,25 @@ def _soup_lines(training: dict[str, Any]) -> list[str]:
     soup = training.get("soup") or []
     if not soup:
         return []
-    by_seed = len({r["settings"]["seed"] for r in soup}) > 1
+    if len({r["settings"]["seed"] for r in soup}) > 1:
+        column, alike_but = "seed", "the seed of their shuffles and samples"
+        cells = [str(r["settings"]["seed"]) for r in soup]
+    else:
+        column, alike_but = "second set of frames", "the templates' second set of frames"
+        cells = ["with" if r["broad_templates"] else "without" for r in soup]
     rows = [
-        f"| {i + 1} | "
-        + (
-            str(r["settings"]["seed"])
-            if by_seed
-            else ("with" if r["broad_templates"] else "without")
-        )
-        + f" | {r['train_examples']:,} | "
+        f"| {i + 1} | {cell} | {r['train_examples']:,} | "
         + ", ".join(f"{h['offensive_val_macro_f1']:.4f}" for h in r["history"])
         + " |"
-        for i, r in enumerate(soup)
+        for i, (r, cell) in enumerate(zip(soup, cells, strict=True))
     ]
-    differ = "seed" if by_seed else "second set of frames"
     return [
         "",
         f"The shipped weights are the element-wise mean of {len(soup)} fine-tunes from the "
-        "same start, alike but for "
-        + (
-            "the seed of their shuffles and samples"
-            if by_seed
-            else "the templates' second set of frames"
-        )
-        + " (a model soup; `moderation/build/soup.py`). The figures above are the first one's.",
+        f"same start, alike but for {alike_but} (a model soup; `moderation/build/soup.py`). "
+        "The figures above are the first one's.",
         "",
-        f"| fine-tune | {differ} | examples | TweetEval offensive val macro-F1 by epoch (fp32) |",
+        f"| fine-tune | {column} | examples | TweetEval offensive val macro-F1 by epoch (fp32) |",
         "|---|---|---|---|",
         *rows,
     ]
