@@ -127,6 +127,13 @@ def parser() -> argparse.ArgumentParser:
         help="train one model on the templates' second set of frames too (the soup's "
         "second fine-tune alone); default: the TrainSettings value",
     )
+    b.add_argument(
+        "--pooling",
+        choices=["cls", "mean"],
+        default=None,
+        help="what the head reads: the [CLS] row or the mean of every row (how MiniLM "
+        "was trained; docs/model.md); default: the TrainSettings value",
+    )
     b.set_defaults(func=cmd_build_model)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")

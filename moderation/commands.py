@@ -129,6 +129,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         "broad_templates": (
             defaults.broad_templates if ns.broad_templates is None else ns.broad_templates
         ),
+        "pooling": ns.pooling or defaults.pooling,
     }
     build_model(
         ns.data,

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from moderation.build.pooling import logits as pooled_logits
+
 PADDED_LENGTH = 128  # Roblox's fixed input length
 
 
@@ -39,9 +41,7 @@ def torch_fn(model: Any, tok: Tok, padded: bool) -> Callable[[str], Any]:
             ids = np.pad(ids, ((0, 0), (0, pad)))
             mask = np.pad(mask, ((0, 0), (0, pad)))
         with torch.inference_mode():
-            return model(
-                input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask)
-            ).logits
+            return pooled_logits(model, torch.from_numpy(ids), torch.from_numpy(mask))
 
     return run
 

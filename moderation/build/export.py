@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from moderation.build.pooling import logits as pooled_logits
+from moderation.build.pooling import pooling_of
 from moderation.build.quantize import SHIPPED_QUANT, quantize, setting
 from moderation.errors import ModerationError
 
@@ -61,10 +63,7 @@ def export_onnx(model: Any, path: Path) -> None:
             self.inner = inner
 
         def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-            logits: torch.Tensor = self.inner(
-                input_ids=input_ids, attention_mask=attention_mask
-            ).logits
-            return logits
+            return pooled_logits(self.inner, input_ids, attention_mask)
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with torch.inference_mode():
@@ -199,8 +198,15 @@ def build(
     row_only = work / "fp32-fused-cls-row.onnx"
     export_onnx(model, plain)
     counts = optimize(plain, fused, cfg.n_heads, cfg.dim)
-    classifier_row_only(fused, row_only)
-    counts["Slice"] = counts.get("Slice", 0) + 2
+    pooling = pooling_of(model)
+    if pooling == "cls":
+        classifier_row_only(fused, row_only)
+        counts["Slice"] = counts.get("Slice", 0) + 2
+        last_block = "classifier row only after attention"
+    else:
+        # A mean over every row needs every row of the last block.
+        row_only = fused
+        last_block = "every row (mean pooling)"
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / MODEL_FILE
     quantize(row_only, final, quant)
@@ -225,7 +231,8 @@ def build(
         "layers": cfg.n_layers,
         "heads": cfg.n_heads,
         "quantization": setting(quant).describe(),
-        "last_block": "classifier row only after attention",
+        "pooling": pooling,
+        "last_block": last_block,
         "fused_ops": {k: v for k, v in sorted(counts.items()) if v},
         "max_tokens": max_tokens,
         "tokenizer_nfkc": nfkc,

@@ -21,6 +21,8 @@ import numpy as np
 
 from moderation.build import datasets
 from moderation.build.metrics import best_f1_threshold, macro_f1
+from moderation.build.pooling import Pooling, set_pooling
+from moderation.build.pooling import logits as pooled_logits
 
 if TYPE_CHECKING:
     import torch
@@ -64,6 +66,9 @@ class TrainSettings:
     # Train on the threat frames with their harm swapped for something harmless too
     # (templates.counterfactual_benign): tried, not shipped (docs/model.md).
     counterfactuals: bool = False
+    # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
+    # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
+    pooling: Pooling = "cls"
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -104,7 +109,7 @@ def predict_scores(
         for start in range(0, len(order), batch_size):
             chunk = order[start : start + batch_size]
             input_ids, mask = collate([ids[i] for i in chunk], pad_id)
-            logits = model(input_ids=input_ids, attention_mask=mask).logits
+            logits = pooled_logits(model, input_ids, mask)
             out[chunk] = torch.sigmoid(logits).numpy()
     return out
 
@@ -136,6 +141,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
 
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_dir()))
     model = distilbert_from_minilm(list(datasets.LABELS), seed=settings.seed)
+    set_pooling(model, settings.pooling)
     if settings.freeze_word_embeddings:
         # 11.7M of the 22.7M parameters; updating them costs time and overfits tweets.
         model.distilbert.embeddings.word_embeddings.weight.requires_grad_(False)
@@ -193,7 +199,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             if settings.max_steps is not None and step >= settings.max_steps:
                 break
             input_ids, mask = collate([train_ids[i] for i in batch], pad_id)
-            logits = model(input_ids=input_ids, attention_mask=mask).logits
+            logits = pooled_logits(model, input_ids, mask)
             m = known[batch]
             loss = (bce(logits, targets[batch]) * m).sum() / m.sum().clamp(min=1.0)
             optim.zero_grad(set_to_none=True)

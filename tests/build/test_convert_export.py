@@ -111,6 +111,62 @@ def test_export_command_builds_a_fused_int8_model(user_checkpoint: Path, tmp_pat
         np.testing.assert_allclose(clf.scores(enc), want, atol=0.02)
 
 
+def test_a_mean_pooled_checkpoint_exports_every_row_and_scores_as_in_pytorch(
+    user_checkpoint: Path, tmp_path: Path
+) -> None:
+    import onnx
+    import onnxruntime as ort
+    from transformers import DistilBertForSequenceClassification
+
+    from moderation.build.export import build
+    from moderation.build.pooling import logits, pooling_of, set_pooling
+
+    ckpt = tmp_path / "mean-ckpt"
+    model = DistilBertForSequenceClassification.from_pretrained(str(user_checkpoint))
+    set_pooling(model, "mean")
+    model.save_pretrained(ckpt)
+    (ckpt / "tokenizer.json").write_bytes((user_checkpoint / "tokenizer.json").read_bytes())
+    for extra in user_checkpoint.glob("*token*"):
+        (ckpt / extra.name).write_bytes(extra.read_bytes())
+    reloaded = DistilBertForSequenceClassification.from_pretrained(str(ckpt)).eval()
+    assert pooling_of(reloaded) == "mean"
+
+    out, work = tmp_path / "model", tmp_path / "work"
+    manifest = build(ckpt, out, name="mean", work_dir=work)
+    assert manifest["pooling"] == "mean"
+    names = [n.name for n in onnx.load(str(out / "model.onnx")).graph.node]
+    assert not any(n.startswith("ClassifierRowOnly") for n in names)
+
+    # The fp32 graph computes the masked mean PyTorch trained with, padding included.
+    ids = np.array(
+        [[101, 7592, 2045, 2003, 1037, 2936, 4471, 102], [101, 7592, 102, 0, 0, 0, 0, 0]],
+        dtype=np.int64,
+    )
+    mask = (ids != 0).astype(np.int64)
+    got = ort.InferenceSession(str(work / "fp32-fused.onnx")).run(
+        None, {"input_ids": ids, "attention_mask": mask}
+    )[0]
+    with torch.inference_mode():
+        want = logits(reloaded, torch.from_numpy(ids), torch.from_numpy(mask)).numpy()
+        cls = reloaded(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask))
+    np.testing.assert_allclose(got, want, atol=1e-4)
+    assert float(np.abs(cls.logits.numpy() - want).max()) > 1e-3  # not the [CLS] head
+
+
+def test_an_unknown_pooling_in_a_checkpoint_is_refused(user_checkpoint: Path) -> None:
+    from transformers import DistilBertForSequenceClassification
+
+    from moderation.build.pooling import pooling_of, set_pooling
+
+    model = DistilBertForSequenceClassification.from_pretrained(str(user_checkpoint))
+    assert pooling_of(model) == "cls"  # checkpoints from before the key
+    model.config.moderation_pooling = "max"
+    with pytest.raises(ValueError, match="moderation_pooling='max'"):
+        pooling_of(model)
+    with pytest.raises(ValueError, match="unknown pooling 'max'"):
+        set_pooling(model, "max")  # type: ignore[arg-type]
+
+
 def test_export_rejects_a_directory_that_is_no_checkpoint(tmp_path: Path) -> None:
     proc = subprocess.run(
         [
