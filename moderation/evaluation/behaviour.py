@@ -14,6 +14,9 @@ on 2026-11-23 before any model was run on it, with frames of its own; it doubles
 triples each capability: 60-100 examples each (one is 1.0-1.7 points of a pass
 rate), 32 for violent words in benign chat and 25 insults. `everyday_plans` (24) was
 added later the same day, after the shipped model nudged "see you on monday".
+`implicit_threat` and `implicit_threat_lookalike` (20 each) were written on 2026-11-24
+before any model was scored on them; a linear probe on the raw MiniLM encoder was
+(docs/model.md, mean pooling), no fine-tuned model.
 """
 
 from __future__ import annotations
@@ -187,6 +190,62 @@ def suite() -> list[Capability]:
                 "tonight at your house? I'll bring dessert",
                 "I'll be in the office first thing monday, see you then",
                 "can't wait to see you this weekend",
+            ),
+        ),
+        Capability(
+            "implicit_threat",
+            "nudge",
+            "menace with no verb of harm: watching, visiting, what will be left of you",
+            (
+                # Written on 2026-11-24 before any model was scored on them, each with a
+                # look-alike below sharing its setting; none is trained on.
+                "you'd better not be home when I get there",
+                "enjoy your last weekend, it won't last",
+                "I've got friends who will pay you a visit tonight",
+                "your kids walk to school alone, don't they",
+                "people who cross me tend to disappear",
+                "nice car, shame if someone torched it with you in it",
+                "they'll be fishing you out of the river",
+                "I'll make your mother identify what's left of you",
+                "start saying goodbye to the people you love",
+                "next time you won't be walking away from it",
+                "I'm parked outside your house right now",
+                "you've got until friday, then it gets ugly for you",
+                "hope your insurance covers a funeral",
+                "i'll be waiting in your driveway, come out",
+                "they won't recognise your face when I'm done",
+                "remember this when they're lowering you into the ground",
+                "you really think your lock is going to stop me",
+                "say one more thing and nobody hears from you again",
+                "better keep looking over your shoulder",
+                "I've seen where your daughter plays",
+            ),
+        ),
+        Capability(
+            "implicit_threat_lookalike",
+            "allow",
+            "the implicit threats' settings without menace",
+            (
+                "you'd better not be late for dinner tonight",
+                "enjoy your last weekend before school starts",
+                "I've got friends coming to visit tonight",
+                "your kids are so cute, they walk to school together",
+                "my socks tend to disappear in the dryer",
+                "nice car, where did you buy it",
+                "we went fishing in the river yesterday",
+                "my mother will love what's left of the cake",
+                "start saying goodbye to summer, fall is here",
+                "next time we'll walk to the park",
+                "I'm parked outside the store, come down",
+                "you've got until friday to hand in the essay",
+                "hope your insurance covers the dent",
+                "i'll be waiting in the car, come out when ready",
+                "I didn't recognise your face with the new haircut",
+                "remember this song from the wedding",
+                "I think your lock is broken, call a locksmith",
+                "say one more thing about the movie and I'll watch it",
+                "keep looking forward, you got this",
+                "I've seen where your daughter plays soccer, nice field",
             ),
         ),
         Capability(
