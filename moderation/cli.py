@@ -139,7 +139,11 @@ def parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")
     ev.add_argument("--data", type=Path, required=True, help="the shared data folder")
     ev.add_argument("--chat-messages", type=int, default=3000, help="benign chat sample")
-    ev.add_argument("--write", action="store_true", help="store eval.json and the card section")
+    ev.add_argument(
+        "--write",
+        action="store_true",
+        help="store eval-<cpu kind>.json and that kind's section of the card",
+    )
     ev.set_defaults(func=cmd_eval)
 
     w = sub.add_parser("worker", help="run the moderation worker (Kafka in, verdicts out)")

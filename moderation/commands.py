@@ -161,8 +161,8 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     report = evaluate(classifier, policy, ns.data, ns.chat_messages)
     sys.stdout.write(markdown(report))
     if ns.write:
-        write(report, settings.model_dir)
-        sys.stdout.write(f"wrote {settings.model_dir}/eval.json and its MODEL_CARD.md\n")
+        path = write(report, settings.model_dir)
+        sys.stdout.write(f"wrote {path} and its section of MODEL_CARD.md\n")
     return EXIT_OK
 
 

@@ -22,8 +22,10 @@ from moderation.evaluation.behaviour import suite
 from moderation.evaluation.evasions import EVASIONS, evade
 from moderation.policy import Policy
 
-EVAL_FILE = "eval.json"
-CARD_MARKER = "eval"
+# One report per CPU kind: dynamic int8 runs different kernels on AVX2 and on
+# AVX-512 VNNI, and the same model scores a little differently on each.
+EVAL_FILE = "eval-{kind}.json"
+CARD_MARKER = "eval-{kind}"
 # Validation split -> the label its gold standard is about.
 SPLIT_LABEL = {
     "tweeteval-offensive": "toxic",
@@ -186,13 +188,31 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(report: dict[str, Any], model_dir: Path) -> None:
-    """Store the report beside the model and in its card."""
+def eval_path(model_dir: Path, kind: str) -> Path:
+    """Where the report measured on CPU kind ``kind`` is kept beside the model."""
+    return model_dir / EVAL_FILE.format(kind=kind)
+
+
+def reports(model_dir: Path) -> dict[str, dict[str, Any]]:
+    """Every stored report beside the model, by the CPU kind that measured it."""
+    found = {}
+    for path in sorted(model_dir.glob(EVAL_FILE.format(kind="*"))):
+        report = json.loads(path.read_text())
+        found[report["cpu_kind"]] = report
+    return found
+
+
+def write(report: dict[str, Any], model_dir: Path) -> Path:
+    """Store the report beside the model and in its card, in this CPU kind's section
+    (the other kinds' sections stay as they were measured)."""
     from moderation.bench.stats import replace_section
 
-    (model_dir / EVAL_FILE).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    path = eval_path(model_dir, report["cpu_kind"])
+    path.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     card = model_dir / "MODEL_CARD.md"
     text = card.read_text() if card.exists() else "# Model card\n"
-    if f"<!-- {CARD_MARKER}:start -->" not in text:
+    marker = CARD_MARKER.format(kind=report["cpu_kind"])
+    if "## Evaluation (`moderation eval`)" not in text:
         text = text.rstrip() + "\n\n## Evaluation (`moderation eval`)\n"
-    card.write_text(replace_section(text, CARD_MARKER, markdown(report)))
+    card.write_text(replace_section(text, marker, markdown(report), sibling="eval-"))
+    return path

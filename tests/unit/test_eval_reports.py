@@ -1,0 +1,52 @@
+"""`moderation eval --write` keeps one report, and one card section, per CPU kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from moderation.evaluation import run
+
+
+def _report(kind: str, rate: float) -> dict[str, Any]:
+    return {
+        "model": "m@abc",
+        "cpu_kind": kind,
+        "thresholds": {"toxic": 0.5},
+        "splits": {"davidson": {"label": "toxic", "n": 10, "positives": 4, "macro_f1": rate}},
+        "behaviour": {"threat_to_person": {"expected": "nudge", "rate": rate, "n": 10}},
+        "evasion": {"leetspeak": {"retention": 1.0, "still_caught": 4, "n": 4}},
+        "benign_chat": {"n": 100, "nudge_rate": 0.01},
+    }
+
+
+def test_a_second_kind_adds_its_section_and_keeps_the_first(tmp_path: Path) -> None:
+    (tmp_path / "MODEL_CARD.md").write_text("# Model card\n\n## Limits\n\n- English only.\n")
+    run.write(_report("avx2", 0.9), tmp_path)
+    run.write(_report("avx512-vnni", 0.8), tmp_path)
+    card = (tmp_path / "MODEL_CARD.md").read_text()
+    assert card.count("## Evaluation (`moderation eval`)") == 1
+    assert run.markdown(_report("avx2", 0.9)) in card
+    assert run.markdown(_report("avx512-vnni", 0.8)) in card
+    assert card.index("eval-avx2:end") < card.index("eval-avx512-vnni:start")
+    assert sorted(p.name for p in tmp_path.glob("eval-*.json")) == [
+        "eval-avx2.json",
+        "eval-avx512-vnni.json",
+    ]
+    assert {
+        k: r["behaviour"]["threat_to_person"]["rate"] for k, r in run.reports(tmp_path).items()
+    } == {
+        "avx2": 0.9,
+        "avx512-vnni": 0.8,
+    }
+
+
+def test_rewriting_a_kind_replaces_only_its_own_section(tmp_path: Path) -> None:
+    run.write(_report("avx2", 0.9), tmp_path)
+    run.write(_report("avx512-vnni", 0.8), tmp_path)
+    run.write(_report("avx2", 0.7), tmp_path)
+    card = (tmp_path / "MODEL_CARD.md").read_text()
+    assert run.markdown(_report("avx2", 0.9)) not in card
+    assert run.markdown(_report("avx2", 0.7)) in card
+    assert run.markdown(_report("avx512-vnni", 0.8)) in card
+    assert card.count("<!-- eval-avx2:start -->") == 1
