@@ -48,7 +48,10 @@ def _slack(card: dict, n: int) -> float:
 def test_the_card_measured_this_model(classifier: Classifier, reports: dict[str, dict]) -> None:
     text = (default_model_dir() / "MODEL_CARD.md").read_text()
     for kind, report in reports.items():
-        assert report["model"] == classifier.model_id, (kind, "run `moderation eval --write`")
+        assert report["model"] == classifier.model_id, (
+            f"eval-{kind}.json measured {report['model']}, not this model: run"
+            f" `moderation eval --write` on a {kind} machine, or delete the file"
+        )
         assert run.markdown(report) in text, kind
 
 
