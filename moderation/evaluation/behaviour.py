@@ -15,8 +15,8 @@ triples each capability: 60-100 examples each (one is 1.0-1.7 points of a pass
 rate), 32 for violent words in benign chat and 25 insults. `everyday_plans` (24) was
 added later the same day, after the shipped model nudged "see you on monday".
 `implicit_threat` and `implicit_threat_lookalike` (20 each) were written on 2026-11-24
-before any model was scored on them; a linear probe on the raw MiniLM encoder was
-(docs/model.md, mean pooling), no fine-tuned model.
+before any fine-tuned model was scored on them (the first thing scored on them was a
+linear probe on the raw MiniLM encoder: docs/model.md, mean pooling).
 """
 
 from __future__ import annotations
