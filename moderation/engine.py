@@ -441,9 +441,13 @@ class InferenceEngine:
     def batches_run(self) -> int:
         return sum(lane.batches_run for lane in self._lanes)
 
+    def service_times(self, tokens: int) -> ServiceTimes:
+        """The measured model times of the lane a message of this length runs on."""
+        return self._lane(tokens).times
+
     def estimate(self, tokens: int) -> float:
         """Seconds a message of this length is expected to take on the lane it runs on."""
-        return self._lane(tokens).times.estimate(tokens)
+        return self.service_times(tokens).estimate(tokens)
 
     def start(self) -> None:
         """Start the inference threads."""

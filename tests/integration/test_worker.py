@@ -15,6 +15,7 @@ import pytest
 
 from moderation import metrics
 from moderation.config import CacheSettings, WorkerSettings
+from moderation.engine import MIN_FIT_TOKENS
 from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
 from tests.integration.workers import running, unstarted
@@ -175,8 +176,17 @@ def test_a_long_message_the_budget_cannot_fit_is_scored_on_a_prefix(
         cache = CacheSettings(redis_url=None, local_entries=100)
         settings = replace(topics.settings(), long_lane_tokens=long_lane_tokens)
         async with running(settings, model, cache=cache) as w:
-            assert w.moderator.engine.lanes == (2 if long_lane_tokens else 1)
-            half_ms = max(1, int(500 * w.moderator.engine.estimate(full)))  # half its time
+            engine = w.moderator.engine
+            assert engine.lanes == (2 if long_lane_tokens else 1)
+            # The engine learns the model's time per length as it runs. Teach it a slow
+            # model (1 ms per token, several times the real one on either CPU kind), so
+            # that half the full message's time is a budget of tens of milliseconds: a
+            # prefix fits it with room to spare however fast the CPU or busy the machine.
+            for _ in range(60):
+                for n in range(MIN_FIT_TOKENS, full + 1, 8):
+                    engine.service_times(full).observe(n, n / 1000)
+            half_ms = int(500 * engine.estimate(full))  # half its time
+            assert half_ms >= full // 2 - 1
             records = [
                 (message("tight", long_text, budget_ms=half_ms, sent_at=ahead), None, []),
                 (message("roomy", long_text, budget_ms=10_000), None, []),
