@@ -124,11 +124,14 @@ def make_session(
     spinning: bool,
     disabled_optimizers: tuple[str, ...] = DISABLED_OPTIMIZERS,
     spin_us: int = 0,
+    spin_stop: bool = False,
 ) -> Any:
     """An ONNX Runtime CPU session tuned for batch-of-one latency.
 
     ``spin_us``: with ``spinning``, how long an idle intra-op thread spins before it
-    sleeps (0: ONNX Runtime's own default)."""
+    sleeps (0: ONNX Runtime's own default). ``spin_stop``: with ``spinning``, the
+    threads stop spinning as soon as a run returns (spinning between one op and the
+    next, never between messages)."""
     import onnxruntime as ort
 
     so = ort.SessionOptions()
@@ -140,6 +143,8 @@ def make_session(
     so.add_session_config_entry("session.intra_op.allow_spinning", "1" if spinning else "0")
     if spinning and spin_us:
         so.add_session_config_entry("session.intra_op.spin_duration_us", str(spin_us))
+    if spinning and spin_stop:
+        so.add_session_config_entry("session.force_spinning_stop", "1")
     so.add_session_config_entry("session.inter_op.allow_spinning", "0")
     try:
         return ort.InferenceSession(

@@ -34,6 +34,7 @@ class Variant:
     threads: int
     spinning: bool
     spin_us: int = 0
+    spin_stop: bool = False
 
 
 VARIANTS = (
@@ -41,6 +42,7 @@ VARIANTS = (
     Variant("2 threads, spinning (ONNX Runtime's default duration)", 2, True),
     Variant("2 threads, spinning 100 us", 2, True, 100),
     Variant("2 threads, spinning 3 ms", 2, True, 3000),
+    Variant("2 threads, spinning inside a run only", 2, True, spin_stop=True),
     Variant("1 thread", 1, False),
 )
 
@@ -85,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     tok = Classifier(ClassifierSettings(model_dir=model_dir, threads=1))
     feeds = [tok.encode(text).feed() for text in chat_messages(ns.messages, 0.0, 21)]
     sessions = {
-        v.label: make_session(model_dir / MODEL_FILE, v.threads, v.spinning, spin_us=v.spin_us)
+        v.label: make_session(
+            model_dir / MODEL_FILE, v.threads, v.spinning, spin_us=v.spin_us, spin_stop=v.spin_stop
+        )
         for v in VARIANTS
     }
     gap_s = ns.gap_ms / 1000

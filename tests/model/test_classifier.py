@@ -139,7 +139,7 @@ def test_threads_are_clamped_to_usable_cores(caplog: pytest.LogCaptureFixture) -
     assert f"using {cores}" in caplog.text
 
 
-def test_spinning_and_its_duration_reach_the_session() -> None:
+def test_spinning_its_duration_and_its_stop_reach_the_session() -> None:
     from moderation.classifier import make_session
 
     path = default_model_dir() / "model.onnx"
@@ -151,6 +151,10 @@ def test_spinning_and_its_duration_reach_the_session() -> None:
     # Without spinning the duration means nothing, and is not passed on.
     with pytest.raises(Exception, match="spin_duration_us"):
         off.get_session_config_entry("session.intra_op.spin_duration_us")
+    with pytest.raises(Exception, match="force_spinning_stop"):
+        spin.get_session_config_entry("session.force_spinning_stop")
+    stop = make_session(path, 2, True, spin_stop=True).get_session_options()
+    assert stop.get_session_config_entry("session.force_spinning_stop") == "1"
 
 
 def test_safe_from_worker_threads_beside_an_event_loop(classifier: Classifier) -> None:
