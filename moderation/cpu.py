@@ -1,9 +1,18 @@
-"""What the CPU offers this process: usable cores and the int8 instruction sets."""
+"""What the CPU offers this process: usable cores and the int8 instruction sets.
+
+The flags come from two places that usually agree: /proc/cpuinfo (what the kernel
+saw) and the CPUID instruction as this process executes it (what ONNX Runtime's
+kernels dispatch on), read through numpy's runtime detection. They disagree under an
+emulator: `qemu-x86_64 -cpu EPYC-Rome` on an AVX-512 VNNI host shows the host's
+/proc/cpuinfo but answers CPUID as an AVX2-only CPU, and ONNX Runtime then runs its
+AVX2 int8 kernels (scripts/emulate-avx2.sh). A flag counts only if both show it.
+"""
 
 from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +28,9 @@ class CpuInfo:
     vnni: bool
     model_name: str
     avx2: bool = False
+    # CPUID shows fewer of these flags than /proc/cpuinfo: an emulator (or a
+    # hypervisor's mask). int8 arithmetic follows CPUID; speed means nothing here.
+    emulated: bool = False
 
     @property
     def kind(self) -> str:
@@ -35,9 +47,10 @@ class CpuInfo:
         def yes(flag: bool) -> str:
             return "yes" if flag else "no"
 
+        emulated = "; emulated: CPUID shows fewer flags than /proc/cpuinfo" if self.emulated else ""
         return (
             f"{self.model_name} ({self.usable_cores} usable cores; AVX2 {yes(self.avx2)}, "
-            f"AVX-512 {yes(self.avx512)}, VNNI {yes(self.vnni)})"
+            f"AVX-512 {yes(self.avx512)}, VNNI {yes(self.vnni)}{emulated})"
         )
 
 
@@ -62,8 +75,52 @@ def usable_cores() -> int:
     return min(n, quota) if quota else n
 
 
+def cpuid_features() -> Mapping[str, bool] | None:
+    """The x86 features CPUID reports to this process (numpy's runtime dispatch
+    table), or None when numpy does not expose it."""
+    from importlib import import_module
+
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
+        try:
+            features = getattr(import_module(name), "__cpu_features__", None)
+        except ImportError:
+            continue
+        if isinstance(features, dict):
+            return {str(k): bool(v) for k, v in features.items()}
+    return None
+
+
+def int8_flags(
+    proc_flags: set[str], cpuid: Mapping[str, bool] | None
+) -> tuple[bool, bool, bool, bool]:
+    """(avx2, avx512, vnni, emulated) from /proc/cpuinfo's flags and CPUID's answer.
+
+    A flag counts when /proc/cpuinfo lists it and CPUID (when known) confirms it;
+    ``emulated`` when CPUID denies one that /proc/cpuinfo lists.
+    """
+    known = cpuid or {}
+
+    def both(proc: str, feature: str) -> bool:
+        return proc in proc_flags and known.get(feature, True)
+
+    avx2 = both("avx2", "AVX2")
+    avx512 = both("avx512f", "AVX512F")
+    vnni512 = both("avx512_vnni", "AVX512VNNI")
+    denied = (avx2, avx512, vnni512) != (
+        "avx2" in proc_flags,
+        "avx512f" in proc_flags,
+        "avx512_vnni" in proc_flags,
+    )
+    # AVX-VNNI (256-bit) has no name in numpy's table: trusted from /proc/cpuinfo
+    # unless CPUID has already denied a flag there (an emulator shows none of them).
+    avx_vnni = "avx_vnni" in proc_flags and not denied
+    vnni = vnni512 or avx_vnni
+    emulated = denied or ("avx_vnni" in proc_flags and not avx_vnni)
+    return avx2, avx512, vnni, emulated
+
+
 def cpu_info() -> CpuInfo:
-    """Read /proc/cpuinfo once: AVX-512 (foundation) and VNNI flags, and the model name."""
+    """Read /proc/cpuinfo once (flags, model name) and confirm the flags with CPUID."""
     flags: set[str] = set()
     name = "unknown"
     try:
@@ -76,12 +133,14 @@ def cpu_info() -> CpuInfo:
                 name = value.strip()
     except OSError:
         pass
+    avx2, avx512, vnni, emulated = int8_flags(flags, cpuid_features())
     return CpuInfo(
         usable_cores=usable_cores(),
-        avx512="avx512f" in flags,
-        vnni="avx512_vnni" in flags or "avx_vnni" in flags,
+        avx512=avx512,
+        vnni=vnni,
         model_name=name,
-        avx2="avx2" in flags,
+        avx2=avx2,
+        emulated=emulated,
     )
 
 

@@ -59,6 +59,11 @@ def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = No
     from moderation.cpu import cpu_info
 
     cpu = cpu_info()
+    if cpu.emulated:
+        raise RuntimeError(
+            f"not writing {docs}: this CPU is emulated ({cpu.describe()}); its timings "
+            "say nothing about the CPU it imitates (pass --docs '' to print only)"
+        )
     if "CPU:" not in body:
         body = f"CPU: {cpu.describe()}.\n\n{body}"
     body = f"#### On {cpu.kind}\n\n{body}"

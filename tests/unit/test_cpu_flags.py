@@ -1,0 +1,40 @@
+"""CPU kind from /proc/cpuinfo's flags, confirmed by what CPUID tells this process."""
+
+from __future__ import annotations
+
+from moderation.cpu import CpuInfo, int8_flags
+
+SPR = {"avx2", "avx512f", "avx512_vnni", "avx_vnni"}
+EPYC = {"avx2", "fma"}
+ALL_YES = {"AVX2": True, "AVX512F": True, "AVX512VNNI": True}
+AVX2_ONLY = {"AVX2": True, "AVX512F": False, "AVX512VNNI": False}
+
+
+def kind(avx2: bool, avx512: bool, vnni: bool, emulated: bool) -> str:
+    return CpuInfo(2, avx512, vnni, "x", avx2=avx2, emulated=emulated).kind
+
+
+def test_flags_agree_on_real_cpus() -> None:
+    assert int8_flags(SPR, ALL_YES) == (True, True, True, False)
+    assert int8_flags(EPYC, AVX2_ONLY) == (True, False, False, False)
+    # AVX-VNNI without AVX-512 (no numpy name to confirm it): taken from /proc/cpuinfo.
+    assert int8_flags({"avx2", "avx_vnni"}, AVX2_ONLY) == (True, False, True, False)
+
+
+def test_an_emulator_that_denies_avx512_makes_an_avx2_machine() -> None:
+    # qemu-x86_64 -cpu EPYC-Rome on an AVX-512 VNNI host: the host's /proc/cpuinfo,
+    # an AVX2-only CPUID; AVX-VNNI cannot be confirmed and is not trusted either.
+    flags = int8_flags(SPR, AVX2_ONLY)
+    assert flags == (True, False, False, True)
+    assert kind(*flags) == "avx2"
+
+
+def test_without_cpuid_the_proc_flags_stand() -> None:
+    assert int8_flags(SPR, None) == (True, True, True, False)
+    assert int8_flags(set(), None) == (False, False, False, False)
+
+
+def test_describe_says_emulated() -> None:
+    info = CpuInfo(2, False, False, "Xeon", avx2=True, emulated=True)
+    assert "emulated" in info.describe()
+    assert "emulated" not in CpuInfo(2, True, True, "Xeon", avx2=True).describe()
