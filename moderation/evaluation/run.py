@@ -11,6 +11,7 @@ does: normalizer, tokenizer, int8 session, batch of one.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +47,14 @@ def _decide(classifier: Classifier, policy: Policy, text: str) -> str:
         return "allow"
 
 
-def behaviour(classifier: Classifier, policy: Policy) -> dict[str, Any]:
-    """Pass rate per capability, with a few failures to read."""
+def behaviour(
+    classifier: Classifier, policy: Policy, names: Collection[str] | None = None
+) -> dict[str, Any]:
+    """Pass rate per capability (those in ``names``, or all), with a few failures to read."""
     out: dict[str, Any] = {}
     for cap in suite():
+        if names is not None and cap.name not in names:
+            continue
         got = [_decide(classifier, policy, t) for t in cap.examples]
         failed = [t for t, d in zip(cap.examples, got, strict=True) if d != cap.expected]
         out[cap.name] = {
@@ -143,13 +148,16 @@ def evaluate(
     """Every part, as one JSON-ready report."""
     from moderation.cpu import cpu_info
 
+    cpu = cpu_info()
     split_rows = splits(classifier, policy, data_dir)
     caught = [t for name in EVASION_SOURCES for t in split_rows[name]["positive_texts_caught"]]
     for row in split_rows.values():
         del row["positive_texts_caught"]
     return {
         "model": classifier.model_id,
-        "cpu_kind": cpu_info().kind,
+        "cpu_kind": cpu.kind,
+        # Under an emulator (scripts/emulate-avx2.sh): the kind's int8 arithmetic, exactly.
+        "emulated": cpu.emulated,
         "thresholds": dict(policy.thresholds),
         "splits": split_rows,
         "behaviour": behaviour(classifier, policy),
@@ -161,7 +169,8 @@ def evaluate(
 def markdown(report: dict[str, Any]) -> str:
     """The report as the model card's section."""
     lines = [
-        f"Measured by `moderation eval` on {report['model']} (CPU kind {report['cpu_kind']}).",
+        f"Measured by `moderation eval` on {report['model']} (CPU kind {report['cpu_kind']}"
+        + (", emulated: scripts/emulate-avx2.sh)." if report.get("emulated") else ")."),
         "",
         "| validation split | label | n | positives | macro-F1 |",
         "|---|---|---|---|---|",
