@@ -128,6 +128,13 @@ def parser() -> argparse.ArgumentParser:
         "second fine-tune alone); default: the TrainSettings value",
     )
     b.add_argument(
+        "--insult-templates",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on plain insults to a person as negatives of the threat and hate "
+        "heads (docs/model.md); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

@@ -129,6 +129,9 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         "broad_templates": (
             defaults.broad_templates if ns.broad_templates is None else ns.broad_templates
         ),
+        "insult_templates": (
+            defaults.insult_templates if ns.insult_templates is None else ns.insult_templates
+        ),
         "pooling": ns.pooling or defaults.pooling,
     }
     build_model(

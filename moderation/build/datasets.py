@@ -241,17 +241,21 @@ def toxigen(data_dir: Path, split: str, val_fraction: float = 0.2) -> list[Examp
 
 
 def templates(
-    split: str, val_fraction: float = 0.2, broad: bool = False, counterfactuals: bool = False
+    split: str,
+    val_fraction: float = 0.2,
+    broad: bool = False,
+    counterfactuals: bool = False,
+    insults: bool = False,
 ) -> list[Example]:
     """The training templates (moderation/build/templates.py), split by a hash of the
     text: the val part picks the threat threshold; the evaluation suite never does.
     ``broad``: with the second recipe's frames; ``counterfactuals``: with the threat
-    frames' harmless counterparts."""
+    frames' harmless counterparts; ``insults``: with the plain insults."""
     from moderation.build.templates import template_examples
 
     return [
         e
-        for e in template_examples(broad, counterfactuals)
+        for e in template_examples(broad, counterfactuals, insults)
         if (_stable_fraction("templates:" + e.text) < val_fraction) == (split == "val")
     ]
 
@@ -264,6 +268,7 @@ def training_set(
     offensive_repeat: int = 1,
     broad_templates: bool = False,
     counterfactuals: bool = False,
+    insult_templates: bool = False,
 ) -> list[Example]:
     """Every training example from the shared data and the packaged data sets; the
     templates ``template_repeat`` times (a few hundred sentences against tens of
@@ -276,7 +281,12 @@ def training_set(
         + insults("train")
         + convabuse(data_dir, "train")
         + toxigen(data_dir, "train")
-        + templates("train", broad=broad_templates, counterfactuals=counterfactuals)
+        + templates(
+            "train",
+            broad=broad_templates,
+            counterfactuals=counterfactuals,
+            insults=insult_templates,
+        )
         * template_repeat
         + chitchat("train", chitchat_limit, seed)
     )
@@ -288,6 +298,7 @@ def validation_sets(
     seed: int,
     counterfactuals: bool = False,
     broad_templates: bool = False,
+    insult_templates: bool = False,
 ) -> dict[str, list[Example]]:
     """Validation splits by name: used for model selection, thresholds and the card.
     ``counterfactuals``, ``broad_templates``: the templates' split holds the held-out
@@ -299,7 +310,12 @@ def validation_sets(
         "insults": insults("val"),
         "convabuse": convabuse(data_dir, "valid"),
         "toxigen": toxigen(data_dir, "val"),
-        "templates": templates("val", broad=broad_templates, counterfactuals=counterfactuals),
+        "templates": templates(
+            "val",
+            broad=broad_templates,
+            counterfactuals=counterfactuals,
+            insults=insult_templates,
+        ),
         "chitchat": chitchat("val", chitchat_limit, seed),
     }
 

@@ -91,6 +91,7 @@ def build_model(
         val_seed,
         settings.counterfactuals,
         settings.broad_templates,
+        settings.insult_templates,
     )
     splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, val_seed)
     scored = score_splits(best, classifier, splits)

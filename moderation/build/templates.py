@@ -337,14 +337,48 @@ def counterfactual_benign() -> list[str]:
     )
 
 
+# Insults aimed at a person with no threat and no group in them: toxic and insulting,
+# negatives for the threat and hate heads. Without them the threat head's only
+# person-directed toxic text was threats, and it fired on 19 of the behaviour suite's
+# 25 plain insults (the hate head on 24). Frames and words disjoint from the suite's
+# insult_to_person capability (evaluation only).
+INSULT_FRAMES = [
+    "get lost you {noun}",
+    "honestly you are the dumbest {noun} in this chat",
+    "go away, {noun}",
+    "lol imagine being this much of a {noun}",
+    "{noun}. that's all you'll ever be",
+    "ur such a {noun} omg",
+    "nobody asked you, {noun}",
+    "typical {noun} behaviour from you",
+    "stop talking, you absolute {noun}",
+    "did your mom raise a {noun} on purpose",
+]
+INSULT_NOUNS = [
+    "dumbass",
+    "imbecile",
+    "halfwit",
+    "clueless noob",
+    "useless tryhard",
+    "pathetic nerd",
+    "brainless twit",
+    "muppet",
+    "dimwit",
+    "bozo",
+]
+
+
 def _groups(frames: list[str]) -> list[str]:
     return [f.format(group=g, member=m) for g, m in TRAIN_GROUPS for f in frames]
 
 
-def template_examples(broad: bool = False, counterfactuals: bool = False) -> list[Example]:
+def template_examples(
+    broad: bool = False, counterfactuals: bool = False, insults: bool = False
+) -> list[Example]:
     """Every template example with its targets (threat implies toxic); ``broad`` adds
     the second recipe's frames (``BROAD_*``), ``counterfactuals`` the threat frames with
-    their harm swapped out (``counterfactual_benign``; tried, not shipped: docs/model.md)."""
+    their harm swapped out (``counterfactual_benign``; tried, not shipped: docs/model.md),
+    ``insults`` the plain insults (``INSULT_FRAMES``) as threat and hate negatives."""
 
     def more(frames: list[str]) -> list[str]:
         return frames if broad else []
@@ -373,5 +407,9 @@ def template_examples(broad: bool = False, counterfactuals: bool = False) -> lis
     out += [
         Example(t, _targets(toxic=1, hate=1, threat=0), "templates-hate")
         for t in _groups(HATE_FRAMES)
+    ]
+    out += [
+        Example(t, _targets(toxic=1, insult=1, hate=0, threat=0), "templates-insult")
+        for t in (fill_slots(INSULT_FRAMES, noun=INSULT_NOUNS) if insults else [])
     ]
     return out

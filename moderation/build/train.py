@@ -66,6 +66,9 @@ class TrainSettings:
     # Train on the threat frames with their harm swapped for something harmless too
     # (templates.counterfactual_benign): tried, not shipped (docs/model.md).
     counterfactuals: bool = False
+    # Train on plain insults to a person (templates.INSULT_FRAMES) as negatives of the
+    # threat and hate heads.
+    insult_templates: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"
@@ -154,6 +157,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.offensive_repeat,
         settings.broad_templates,
         settings.counterfactuals,
+        settings.insult_templates,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")
