@@ -143,3 +143,13 @@ def test_threat_frames_have_benign_counterfactuals_with_the_harm_swapped_out() -
     for frame in [f for f in THREAT_FRAMES if f not in MENACE_IN_FRAME] + ARMED_FRAMES:
         head = frame.split("{")[0]
         assert any(t.startswith(head) for t in benign), frame
+
+
+def test_insult_templates_are_threat_and_hate_negatives_disjoint_from_the_suite() -> None:
+    assert not [e for e in template_examples() if e.source == "templates-insult"]
+    insults = [e for e in template_examples(insults=True) if e.source == "templates-insult"]
+    assert len(insults) == 100
+    # toxic, insult, hate, threat
+    assert {e.targets for e in insults} == {(1, 1, 0, 0)}
+    held_out = {t.lower() for cap in suite() for t in cap.examples}
+    assert not {e.text.lower() for e in insults} & held_out
