@@ -113,10 +113,8 @@ def int8_flags(
     )
     # AVX-VNNI (256-bit) has no name in numpy's table: trusted from /proc/cpuinfo
     # unless CPUID has already denied a flag there (an emulator shows none of them).
-    avx_vnni = "avx_vnni" in proc_flags and not denied
-    vnni = vnni512 or avx_vnni
-    emulated = denied or ("avx_vnni" in proc_flags and not avx_vnni)
-    return avx2, avx512, vnni, emulated
+    vnni = vnni512 or ("avx_vnni" in proc_flags and not denied)
+    return avx2, avx512, vnni, denied
 
 
 def cpu_info() -> CpuInfo:
