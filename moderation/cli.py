@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from moderation.build.refit import REFIT_LABELS
 from moderation.commands import (
     BENCH_SUITES,
     EXIT_OK,
@@ -18,6 +19,7 @@ from moderation.commands import (
     cmd_demo,
     cmd_eval,
     cmd_export,
+    cmd_refit_heads,
     cmd_replay,
     cmd_send_api,
     cmd_worker,
@@ -141,7 +143,25 @@ def parser() -> argparse.ArgumentParser:
         help="what the head reads: the [CLS] row or the mean of every row (how MiniLM "
         "was trained; docs/model.md); default: the TrainSettings value",
     )
+    b.add_argument(
+        "--refit-heads",
+        nargs="*",
+        default=None,
+        metavar="LABEL",
+        help="after quantizing, refit these labels' classifier rows on the int8 model's "
+        "features with the counterfactual and broad templates (no LABEL: "
+        f"{' '.join(REFIT_LABELS)}; docs/model.md); default: no refit",
+    )
     b.set_defaults(func=cmd_build_model)
+
+    rh = sub.add_parser(
+        "refit-heads",
+        help="refit a built model's classifier rows in place (its encoder untouched)",
+    )
+    rh.add_argument("--data", type=Path, required=True, help="the shared data folder")
+    rh.add_argument("--model", type=Path, default=Path("models/moderation-minilm-int8"))
+    rh.add_argument("--labels", nargs="+", default=list(REFIT_LABELS), metavar="LABEL")
+    rh.set_defaults(func=cmd_refit_heads)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")
     ev.add_argument("--data", type=Path, required=True, help="the shared data folder")

@@ -109,6 +109,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
     if ns.soup_seeds and ns.seed is not None:
         raise ModerationError("--seed and --soup-seeds both set the seed: give one")
     from moderation.build.pipeline import build_model
+    from moderation.build.refit import REFIT_LABELS
     from moderation.build.train import TrainSettings
 
     defaults = TrainSettings()
@@ -142,7 +143,23 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         quant=ns.quant or SHIPPED_QUANT,
         soup=ns.soup,
         seeds=tuple(ns.soup_seeds or ()),
+        refit=() if ns.refit_heads is None else tuple(ns.refit_heads or REFIT_LABELS),
         **overrides,
+    )
+    return EXIT_OK
+
+
+def cmd_refit_heads(ns: argparse.Namespace) -> int:
+    """Refit a built model's classifier rows on its own int8 features, in place."""
+    from moderation.build.refit import refit_in_place
+
+    manifest = refit_in_place(ns.model, ns.data, tuple(ns.labels))
+    sys.stdout.write(
+        orjson.dumps(
+            {k: manifest[k] for k in ("id", "thresholds", "head_refit")},
+            option=orjson.OPT_INDENT_2,
+        ).decode()
+        + "\n"
     )
     return EXIT_OK
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +185,58 @@ def write_card(
     path = out_dir / CARD_FILE
     path.write_text("\n".join(lines))
     return path
+
+
+REFIT_MARKER = "head-refit"
+
+
+def refit_markdown(manifest: dict[str, Any], cpu_kind: str) -> str:
+    """The card's section on a head refit (build/refit.py), from model.json's record."""
+    record = manifest["head_refit"]
+    lines = [
+        "## Head refit",
+        "",
+        f"The classifier rows of {', '.join(record['rows'])} were fit again on the int8",
+        f"model's own features (CPU kind {cpu_kind}) of the training set with the",
+        "templates' counterfactuals and broad frames, the encoder and the other rows",
+        f"untouched (from `{record['from']}`); each row's L2 pull toward the fine-tuned",
+        "one was chosen by validation log-loss. Their thresholds were chosen again by the",
+        "rule above, on the templates' held-out fifth (now with the counterfactuals) and",
+        "TweetEval offensive. Where this card's training and accuracy tables above were",
+        "written before the refit, they describe the model it started from; the",
+        "evaluation sections below are of this file.",
+        "",
+        "| label | L2 weight | validation log-loss before | after | threshold |",
+        "|---|---|---|---|---|",
+    ]
+    for label, row in record["rows"].items():
+        lines.append(
+            f"| {label} | {row['l2']:g} | {row['val_log_loss_before']:.4f} | "
+            f"{row['val_log_loss_after']:.4f} | {manifest['thresholds'][label]:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_refit_section(out_dir: Path, manifest: dict[str, Any], cpu_kind: str) -> None:
+    """Put the refit section into the card, before its evaluation sections."""
+    from moderation.bench.stats import replace_section
+
+    path = out_dir / CARD_FILE
+    text = path.read_text()
+    start = f"<!-- {REFIT_MARKER}:start -->"
+    body = refit_markdown(manifest, cpu_kind)
+    evaluation = "## Evaluation (`moderation eval`)"
+    if start not in text and evaluation in text:
+        head, _, tail = text.partition(evaluation)
+        text = head + f"{start}\n<!-- {REFIT_MARKER}:end -->\n\n" + evaluation + tail
+    text = replace_section(text, REFIT_MARKER, body)
+    text = re.sub(r"Model id: `[^`]+`", f"Model id: `{manifest['id']}`", text, count=1)
+    for label, threshold in manifest["thresholds"].items():
+        text = re.sub(
+            rf"^\| {re.escape(label)} \| [0-9.]+ \|$",
+            f"| {label} | {threshold:.2f} |",
+            text,
+            count=1,
+            flags=re.MULTILINE,
+        )
+    path.write_text(text)

@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from moderation.build import datasets
-from moderation.build.card import write_card
+from moderation.build.card import write_card, write_refit_section
 from moderation.build.evaluate import choose_thresholds, score_splits, split_metrics
-from moderation.build.export import MANIFEST_FILE, build
+from moderation.build.export import MANIFEST_FILE, MODEL_FILE, build, file_sha256
 from moderation.build.quantize import SHIPPED_QUANT
+from moderation.build.refit import head_refit_record, patch_checkpoint, refit_model
 from moderation.build.soup import average_checkpoints
 from moderation.build.train import TrainSettings, train
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
+from moderation.cpu import cpu_info
 from moderation.errors import ModerationError
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,7 @@ def build_model(
     quant: str = SHIPPED_QUANT,
     soup: bool = False,
     seeds: tuple[int, ...] = (),
+    refit: tuple[str, ...] = (),
     **train_overrides: Any,
 ) -> dict[str, Any]:
     """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md).
@@ -45,7 +48,9 @@ def build_model(
     ``soup``: the mean of two fine-tunes, one on the templates and one on them plus
     their second set of frames (``TrainSettings.broad_templates``); else the first
     alone (the shipped recipe). ``seeds``: the mean of one fine-tune of the recipe per
-    seed, each in ``work_dir/train-seed<N>``. ``train_overrides`` replace TrainSettings
+    seed, each in ``work_dir/train-seed<N>``. ``refit``: labels whose classifier rows
+    are fit again on the int8 model's features (build/refit.py); the fp32 scores are
+    then of the checkpoint with the same rows. ``train_overrides`` replace TrainSettings
     fields (epochs, learning_rate, ...).
     """
     settings = replace(TrainSettings(), **train_overrides)
@@ -81,6 +86,20 @@ def build_model(
         best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx", nfkc=True, quant=quant
     )
     labels = manifest["labels"]
+    if refit:
+        _, columns, fits = refit_model(
+            out_dir,
+            data_dir,
+            refit=refit,
+            chitchat_train=settings.chitchat_train,
+            chitchat_val=settings.chitchat_val,
+            seed=TrainSettings().seed,
+            evasion_fraction=settings.evasion_fraction,
+        )
+        best = patch_checkpoint(best, work_dir / "refit", columns)
+        sha = file_sha256(out_dir / MODEL_FILE)
+        manifest["head_refit"] = head_refit_record(manifest["id"], fits)
+        manifest.update(id=f"{manifest['name']}@{sha[:12]}", sha256=sha)
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
     # The validation samples stay those of the default seed whatever seed trained the
     # model, so that builds of different seeds are judged on the same texts.
@@ -89,8 +108,9 @@ def build_model(
         data_dir,
         settings.chitchat_val,
         val_seed,
-        settings.counterfactuals,
-        settings.broad_templates,
+        # A refit head trained on these sets: their held-out fifth is in its threshold split.
+        settings.counterfactuals or bool(refit),
+        settings.broad_templates or bool(refit),
         settings.insult_templates,
     )
     splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, val_seed)
@@ -101,5 +121,7 @@ def build_model(
     (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     (work_dir / "metrics.json").write_text(json.dumps(metrics, indent=2))
     write_card(out_dir, manifest, training, metrics)
+    if refit:
+        write_refit_section(out_dir, manifest, cpu_info().kind)
     log.info("thresholds %s", thresholds)
     return metrics

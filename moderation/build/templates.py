@@ -413,3 +413,27 @@ def template_examples(
         for t in (fill_slots(INSULT_FRAMES, noun=INSULT_NOUNS) if insults else [])
     ]
     return out
+
+
+def frame_of() -> dict[str, str]:
+    """Every template sentence (all sets) -> the frame it was filled from. A threat
+    frame and its counterfactual share the frame, so validation that holds out frames
+    holds out both; a sentence written whole is its own frame."""
+    plan: list[tuple[list[str], dict[str, list[str]]]] = [
+        (THREAT_FRAMES + BROAD_THREAT_FRAMES, {"verb": THREAT_VERBS, "place": PLACES}),
+        (THREAT_FRAMES, {"verb": KIND_VERBS, "place": PLACES}),
+        (ARMED_FRAMES, {"place": PLACES, "weapon": WEAPONS + HARMLESS_THINGS}),
+        (BROAD_IMPLICIT_FRAMES, {"place": PLACES}),
+        (WISH_FRAMES + BROAD_WISH_FRAMES, {"wish": DEATH_WISHES + GOOD_WISHES}),
+        (SELF_HARM_FRAMES + BROAD_SELF_HARM_FRAMES, {"act": SELF_HARM + HEALTHY_ACTS}),
+        (INSULT_FRAMES, {"noun": INSULT_NOUNS}),
+    ]
+    out: dict[str, str] = {}
+    for frames, slots in plan:
+        for frame in frames:
+            for text in fill_slots([frame], **slots):
+                out.setdefault(text, frame)
+    for frame in BENIGN_GROUP_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES + HATE_FRAMES:
+        for text in _groups([frame]):
+            out.setdefault(text, frame)
+    return out

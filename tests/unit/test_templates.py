@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from moderation.build import datasets
-from moderation.build.templates import TRAIN_GROUPS, template_examples
+from moderation.build.templates import TRAIN_GROUPS, frame_of, template_examples
 from moderation.evaluation.behaviour import GROUPS, suite
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -153,3 +153,26 @@ def test_insult_templates_are_threat_and_hate_negatives_disjoint_from_the_suite(
     assert {e.targets for e in insults} == {(1, 1, 0, 0)}
     held_out = {t.lower() for cap in suite() for t in cap.examples}
     assert not {e.text.lower() for e in insults} & held_out
+
+
+def test_every_filled_template_knows_its_frame_and_a_counterfactual_shares_it() -> None:
+    from moderation.build.templates import (
+        KIND_VERBS,
+        PLACES,
+        THREAT_FRAMES,
+        THREAT_VERBS,
+        counterfactual_benign,
+    )
+
+    frames = frame_of()
+    written_whole = {"templates-benign-violent"}
+    examples = template_examples(broad=True, counterfactuals=True, insults=True)
+    assert all(e.text in frames for e in examples if e.source not in written_whole)
+    assert all(t in frames for t in counterfactual_benign())
+    frame = next(f for f in THREAT_FRAMES if "{verb}" in f)
+    slots = {"place": PLACES[0]}
+    threat = frame.format(verb=THREAT_VERBS[0], **slots)
+    harmless = frame.format(verb=KIND_VERBS[0], **slots)
+    assert frames[threat] == frames[harmless] == frame
+    # Frames are groups, not sentences: far fewer of them than examples.
+    assert len(set(frames.values())) * 10 < len(examples)

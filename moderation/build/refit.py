@@ -1,0 +1,461 @@
+"""Refit chosen rows of the classifier head on the built model's own features.
+
+The fine-tune learns a threat frame's setting as the threat: the only training text
+with "at your place tonight" or "see you on monday" is a threat template, so the shipped
+model nudges "see you tomorrow". Retraining the whole network with the frames' harmless
+counterparts fixed that but cost threats (docs/model.md). This step leaves the encoder
+as it is and fits the last linear layer's rows of the chosen labels again, by logistic
+regression on the int8 graph's own features (the input of its classifier), over the
+training set plus the counterfactual and broad template sets. An L2 term pulls each row
+toward the fine-tuned one; its weight is chosen by log-loss on validation splits, never
+on the behaviour suite or a test split. Labels not refit keep their rows bit for bit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from moderation.errors import EmptyTextError, ModerationError
+
+log = logging.getLogger(__name__)
+
+REFIT_LABELS: tuple[str, ...] = ("toxic", "threat")
+L2_GRID: tuple[float, ...] = (1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
+# Rows supervised by templates alone: their validation fifth shares every frame with
+# training, so it rewards learning the frames; their L2 weight is chosen on frames held
+# out instead (FRAME_FOLDS folds).
+FRAME_CV_LABELS: tuple[str, ...] = ("threat",)
+FRAME_FOLDS = 5
+# A template's evasive copy: its text no longer names its frame, so it could carry a
+# held-out frame into training; it sits frame cross-validation out (and trains after).
+CV_SKIP = "\x00skip"
+# Validation splits whose log-loss picks each row's L2 weight (chitchat: benign chat).
+L2_SPLITS: dict[str, tuple[str, ...]] = {
+    "toxic": ("tweeteval-offensive", "davidson", "convabuse", "templates", "chitchat"),
+    "insult": ("insults", "chitchat"),
+    "hate": ("tweeteval-hate", "toxigen", "chitchat"),
+    "threat": ("templates", "chitchat"),
+}
+# Training templates weigh as much as the fine-tune's template_repeat made them.
+TEMPLATE_WEIGHT = 3.0
+_WEIGHT = "inner.classifier.weight_quantized"
+_SCALE = "inner.classifier.weight_scale"
+_ZERO = "inner.classifier.weight_zero_point"
+_BIAS = "inner.classifier.bias"
+
+
+class RefitError(ModerationError):
+    """The model's graph is not one whose head this step knows how to refit."""
+
+
+@dataclass(frozen=True)
+class RowFit:
+    """How one label's row was chosen: the L2 weight and validation log-loss."""
+
+    label: str
+    l2: float
+    chosen_on: str
+    val_loss_before: float
+    val_loss_after: float
+    loss_by_l2: dict[float, float]
+
+
+def _initializers(model: Any) -> dict[str, Any]:
+    return {i.name: i for i in model.graph.initializer}
+
+
+def feature_tensor(model: Any) -> str:
+    """The name of the classifier's input (the ReLU after pre_classifier)."""
+    for node in model.graph.node:
+        if node.op_type == "MatMulInteger" and len(node.input) > 1 and node.input[1] == _WEIGHT:
+            quantized = node.input[0]
+            for q in model.graph.node:
+                if q.op_type == "DynamicQuantizeLinear" and quantized in q.output:
+                    return str(q.input[0])
+    raise RefitError(f"no dynamic-int8 classifier head ({_WEIGHT}) in the graph")
+
+
+def head_weights(model: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The classifier's weight (features x labels) dequantized, and its bias."""
+    from onnx import numpy_helper
+
+    init = _initializers(model)
+    missing = [n for n in (_WEIGHT, _SCALE, _ZERO, _BIAS) if n not in init]
+    if missing:
+        raise RefitError(f"classifier head lacks {missing}")
+    q = numpy_helper.to_array(init[_WEIGHT]).astype(np.float32)
+    zero = numpy_helper.to_array(init[_ZERO]).astype(np.float32)
+    scale = numpy_helper.to_array(init[_SCALE]).astype(np.float32)
+    if scale.shape != (q.shape[1],):
+        raise RefitError(f"classifier weight scale {scale.shape} is not one per label")
+    bias = numpy_helper.to_array(init[_BIAS]).astype(np.float32)
+    return (q - zero) * scale, bias
+
+
+def quantize_column(w: np.ndarray) -> tuple[np.ndarray, float]:
+    """Symmetric s8 for one output column, as the build quantizes weights per channel."""
+    peak = float(np.max(np.abs(w)))
+    scale = peak / 127.0 if peak > 0 else 1.0
+    return np.clip(np.rint(w / scale), -127, 127).astype(np.int8), scale
+
+
+def write_rows(model: Any, columns: Mapping[int, tuple[np.ndarray, float]]) -> None:
+    """Replace the classifier's weight column and bias of each label index given."""
+    from onnx import numpy_helper
+
+    init = _initializers(model)
+    q = numpy_helper.to_array(init[_WEIGHT]).copy()
+    zero = numpy_helper.to_array(init[_ZERO])
+    if q.dtype != np.int8 or np.any(zero != 0):
+        raise RefitError("the classifier weight is not symmetric s8; refit needs per-channel s8")
+    scale = numpy_helper.to_array(init[_SCALE]).copy()
+    bias = numpy_helper.to_array(init[_BIAS]).copy()
+    for j, (w, b) in columns.items():
+        q[:, j], scale[j] = quantize_column(w)
+        bias[j] = b
+    for name, arr in ((_WEIGHT, q), (_SCALE, scale), (_BIAS, bias)):
+        init[name].CopyFrom(numpy_helper.from_array(arr, name))
+
+
+def fit_row(
+    x: np.ndarray, y: np.ndarray, weight: np.ndarray, w0: np.ndarray, b0: float, l2: float
+) -> tuple[np.ndarray, float]:
+    """Weighted logistic regression from (w0, b0), with ``l2`` / 2 * |w - w0|^2."""
+    import torch
+
+    xt = torch.from_numpy(np.ascontiguousarray(x, dtype=np.float32))
+    yt = torch.from_numpy(y.astype(np.float32))
+    wt = torch.from_numpy(weight.astype(np.float32))
+    anchor = torch.from_numpy(w0.astype(np.float32))
+    w = torch.nn.Parameter(anchor.clone())
+    b = torch.nn.Parameter(torch.tensor(float(b0)))
+    opt: Any = torch.optim.LBFGS([w, b], max_iter=300, line_search_fn="strong_wolfe")
+
+    def closure() -> Any:
+        opt.zero_grad()
+        logits = xt @ w + b
+        bce = torch.nn.functional.binary_cross_entropy_with_logits(logits, yt, reduction="none")
+        loss: Any = (bce * wt).sum() / wt.sum() + l2 / 2 * ((w - anchor) ** 2).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    return w.detach().numpy().copy(), float(b.detach())
+
+
+def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, b: float) -> float:
+    """Mean binary cross-entropy of the row (w, b) on features ``x`` and targets ``y``."""
+    z = x @ w + b
+    return float(np.mean(np.logaddexp(0.0, z) - y * z))
+
+
+def _known(x: np.ndarray, targets: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray]:
+    keep = targets[:, j] >= 0
+    return x[keep], targets[keep, j].astype(np.float32)
+
+
+def _stable_fold(group: str, folds: int) -> int:
+    digest = hashlib.sha256(("fold:" + group).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % folds
+
+
+def frame_cv_loss(
+    x: np.ndarray,
+    y: np.ndarray,
+    weight: np.ndarray,
+    groups: Sequence[str],
+    w0: np.ndarray,
+    b0: float,
+    l2: float,
+    folds: int = FRAME_FOLDS,
+) -> float:
+    """Log-loss on template frames the row never saw: ``folds`` folds by frame (a hash
+    of it); examples with no frame ("") always train, those marked ``CV_SKIP`` sit the
+    cross-validation out. The mean over held-out examples."""
+    fold = np.array([-2 if g == CV_SKIP else _stable_fold(g, folds) if g else -1 for g in groups])
+    total, count = 0.0, 0
+    for k in range(folds):
+        held = fold == k
+        if not held.any():
+            continue
+        fits = (fold != k) & (fold != -2)
+        w, b = fit_row(x[fits], y[fits], weight[fits], w0, b0, l2)
+        total += log_loss(x[held], y[held], w, b) * int(held.sum())
+        count += int(held.sum())
+    if not count:
+        raise RefitError("frame cross-validation: no example has a template frame")
+    return total / count
+
+
+def refit_rows(
+    train_x: np.ndarray,
+    train_targets: np.ndarray,
+    train_weight: np.ndarray,
+    val: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    w0: np.ndarray,
+    b0: np.ndarray,
+    labels: Sequence[str],
+    refit: Sequence[str],
+    grid: Sequence[float] = L2_GRID,
+    groups: Sequence[str] | None = None,
+) -> tuple[dict[int, tuple[np.ndarray, float]], list[RowFit]]:
+    """Fit each label of ``refit`` over ``grid``. The L2 weight: for labels in
+    ``FRAME_CV_LABELS`` (given ``groups``, each training example's template frame or ""),
+    the lowest log-loss on held-out frames; for the others, the lowest validation
+    log-loss on the label's ``L2_SPLITS``. The row is then fit on all training examples."""
+    unknown = [label for label in refit if label not in labels]
+    if unknown:
+        raise RefitError(f"cannot refit {unknown}: the model's labels are {list(labels)}")
+    columns: dict[int, tuple[np.ndarray, float]] = {}
+    fits = []
+    for label in refit:
+        j = list(labels).index(label)
+        keep = train_targets[:, j] >= 0
+        x, y = _known(train_x, train_targets, j)
+        weight = train_weight[keep]
+        parts = [_known(*val[s], j) for s in L2_SPLITS[label] if s in val]
+        if not len(y) or not parts:
+            raise RefitError(f"{label}: no supervised training or validation examples")
+        vx = np.concatenate([p[0] for p in parts])
+        vy = np.concatenate([p[1] for p in parts])
+        by_frames = groups is not None and label in FRAME_CV_LABELS
+        by_l2 = {}
+        for l2 in grid:
+            if by_frames:
+                assert groups is not None
+                kept = [g for g, k in zip(groups, keep, strict=True) if k]
+                by_l2[l2] = frame_cv_loss(x, y, weight, kept, w0[:, j], float(b0[j]), l2)
+            else:
+                w, b = fit_row(x, y, weight, w0[:, j], float(b0[j]), l2)
+                by_l2[l2] = log_loss(vx, vy, w, b)
+        chosen = min(by_l2, key=lambda k: by_l2[k])
+        w, b = fit_row(x, y, weight, w0[:, j], float(b0[j]), chosen)
+        columns[j] = (w, b)
+        fit = RowFit(
+            label,
+            chosen,
+            "held-out template frames" if by_frames else "validation splits",
+            log_loss(vx, vy, w0[:, j], float(b0[j])),
+            log_loss(vx, vy, w, b),
+            by_l2,
+        )
+        log.info(
+            "refit %s: l2 %g by %s, validation log-loss %.4f -> %.4f",
+            label,
+            chosen,
+            fit.chosen_on,
+            fit.val_loss_before,
+            fit.val_loss_after,
+        )
+        fits.append(fit)
+    return columns, fits
+
+
+def features(classifier: Any, session: Any, name: str, texts: Sequence[str]) -> np.ndarray:
+    """The classifier-input features of each text on the shipped path (batch of one)."""
+    out_names = [name]
+    rows = []
+    for text in texts:
+        row = None
+        with contextlib.suppress(EmptyTextError):
+            row = session.run(out_names, classifier.encode(text).feed())[0][0]
+        rows.append(row)
+    width = next((len(r) for r in rows if r is not None), 0)
+    return np.stack([r if r is not None else np.zeros(width, np.float32) for r in rows])
+
+
+def refit_model(
+    model_dir: Path,
+    data_dir: Path,
+    *,
+    refit: Sequence[str] = REFIT_LABELS,
+    chitchat_train: int,
+    chitchat_val: int,
+    seed: int,
+    evasion_fraction: float,
+) -> tuple[list[str], dict[int, tuple[np.ndarray, float]], list[RowFit]]:
+    """Refit ``refit``'s rows of ``model_dir/model.onnx`` in place; return the labels,
+    the new columns by label index and how each row was chosen. Training: the
+    fine-tune's sources with the counterfactual and broad template sets (and evasive
+    copies, as the fine-tune had); validation: the same sets' validation splits."""
+    import onnx
+    import onnxruntime as ort
+
+    from moderation.build import datasets
+    from moderation.build.templates import frame_of
+    from moderation.classifier import MODEL_FILE, Classifier
+    from moderation.config import ClassifierSettings
+
+    path = model_dir / MODEL_FILE
+    model = onnx.load(str(path))
+    name = feature_tensor(model)
+    w0, b0 = head_weights(model)
+    probe = onnx.load(str(path))
+    probe.graph.output.append(
+        onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None)
+    )
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 2
+    session = ort.InferenceSession(
+        probe.SerializeToString(), opts, providers=["CPUExecutionProvider"]
+    )
+    classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
+    train = datasets.training_set(
+        data_dir, chitchat_train, seed, broad_templates=True, counterfactuals=True
+    )
+    train += datasets.with_evasions(train, evasion_fraction, seed)
+    val = datasets.validation_sets(
+        data_dir, chitchat_val, seed, counterfactuals=True, broad_templates=True
+    )
+    log.info("refit: features of %d training texts", len(train))
+    train_x = features(classifier, session, name, [e.text for e in train])
+    targets = np.array([e.targets for e in train])
+    weight = np.array(
+        [TEMPLATE_WEIGHT if e.source.startswith("templates") else 1.0 for e in train], np.float32
+    )
+    val_xy = {
+        s: (
+            features(classifier, session, name, [e.text for e in exs]),
+            np.array([e.targets for e in exs]),
+        )
+        for s, exs in val.items()
+    }
+    labels = list(classifier.labels)
+    frames = frame_of()
+    # Evasive copies change the text: they train, but no frame holds them out.
+    groups = [
+        ""
+        if not e.source.startswith("templates")
+        else CV_SKIP
+        if "+evasion" in e.source
+        else frames.get(e.text, e.text)
+        for e in train
+    ]
+    columns, fits = refit_rows(
+        train_x, targets, weight, val_xy, w0, b0, labels, refit, groups=groups
+    )
+    write_rows(model, columns)
+    onnx.save(model, str(path))
+    return labels, columns, fits
+
+
+def patch_checkpoint(
+    checkpoint: Path, out: Path, columns: Mapping[int, tuple[np.ndarray, float]]
+) -> Path:
+    """A copy of the fp32 checkpoint with the refit rows, so that the build's fp32
+    scores (and the int8 - fp32 gap) are of the same head as the int8 file."""
+    import torch
+    from transformers import AutoTokenizer
+
+    from moderation.build.export import load_checkpoint
+
+    model = load_checkpoint(checkpoint)
+    with torch.no_grad():
+        for j, (w, b) in columns.items():
+            model.classifier.weight[j] = torch.from_numpy(w)
+            model.classifier.bias[j] = b
+    model.save_pretrained(str(out))
+    AutoTokenizer.from_pretrained(str(checkpoint), local_files_only=True).save_pretrained(str(out))
+    return out
+
+
+def refit_thresholds(
+    model_dir: Path, data_dir: Path, refit: Sequence[str], *, chitchat_val: int, seed: int
+) -> dict[str, float]:
+    """The refit labels' thresholds by the build's rule (evaluate.choose_threshold on
+    their int8 validation split, within their benign-chat budget); others unchanged."""
+    from moderation.build import datasets
+    from moderation.build.evaluate import (
+        MAX_BENIGN_RATE_PER_LABEL,
+        THRESHOLD_SPLIT,
+        choose_threshold,
+        int8_scores,
+    )
+    from moderation.classifier import Classifier, load_manifest
+    from moderation.config import ClassifierSettings
+
+    classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
+    val = datasets.validation_sets(
+        data_dir, chitchat_val, seed, counterfactuals=True, broad_templates=True
+    )
+    benign = int8_scores(classifier, [e.text for e in val["chitchat"]])
+    thresholds = dict(load_manifest(model_dir)["thresholds"])
+    for label in refit:
+        j = classifier.labels.index(label)
+        split = val[THRESHOLD_SPLIT[label]]
+        y = np.array([e.targets[j] for e in split])
+        known = y >= 0
+        scores = int8_scores(classifier, [e.text for e, k in zip(split, known, strict=True) if k])
+        thresholds[label] = choose_threshold(
+            y[known],
+            scores[:, j],
+            benign[:, j],
+            MAX_BENIGN_RATE_PER_LABEL[label],
+            macro=label == "toxic",
+        )
+    return thresholds
+
+
+def refit_in_place(
+    model_dir: Path, data_dir: Path, refit: Sequence[str] = REFIT_LABELS
+) -> dict[str, Any]:
+    """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
+    and write the new file's id and the refit's record into model.json."""
+    import json
+
+    from moderation.build.card import write_refit_section
+    from moderation.build.export import MANIFEST_FILE, MODEL_FILE, file_sha256
+    from moderation.build.train import TrainSettings
+    from moderation.classifier import load_manifest
+    from moderation.cpu import cpu_info
+
+    settings = TrainSettings()
+    before = load_manifest(model_dir)
+    _, _, fits = refit_model(
+        model_dir,
+        data_dir,
+        refit=refit,
+        chitchat_train=settings.chitchat_train,
+        chitchat_val=settings.chitchat_val,
+        seed=settings.seed,
+        evasion_fraction=settings.evasion_fraction,
+    )
+    thresholds = refit_thresholds(
+        model_dir, data_dir, refit, chitchat_val=settings.chitchat_val, seed=settings.seed
+    )
+    sha = file_sha256(model_dir / MODEL_FILE)
+    manifest = {
+        **before,
+        "id": f"{before['name']}@{sha[:12]}",
+        "sha256": sha,
+        "thresholds": thresholds,
+        "head_refit": head_refit_record(before["id"], fits),
+    }
+    (model_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
+    write_refit_section(model_dir, manifest, cpu_info().kind)
+    return manifest
+
+
+def head_refit_record(base_id: str, fits: Sequence[RowFit]) -> dict[str, Any]:
+    """What model.json and the card say about a refit."""
+    return {
+        "from": base_id,
+        "rows": {
+            f.label: {
+                "l2": f.l2,
+                "l2_chosen_on": f.chosen_on,
+                "val_log_loss_before": round(f.val_loss_before, 5),
+                "val_log_loss_after": round(f.val_loss_after, 5),
+            }
+            for f in fits
+        },
+        "templates": "training templates with their broad frames and counterfactuals",
+    }

@@ -1,0 +1,253 @@
+"""Head refit: row fitting, L2 choice by validation, and rewriting only the refit columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+pytest.importorskip("torch")
+
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from moderation.build.refit import (  # noqa: E402
+    CV_SKIP,
+    RefitError,
+    feature_tensor,
+    fit_row,
+    frame_cv_loss,
+    head_weights,
+    log_loss,
+    quantize_column,
+    refit_rows,
+    write_rows,
+)
+
+MODEL = Path(__file__).resolve().parents[2] / "models" / "moderation-minilm-int8" / "model.onnx"
+
+
+def _head_graph(weights: np.ndarray, bias: np.ndarray) -> object:
+    """A graph shaped like the shipped head: ReLU -> dynamic u8 -> MatMulInteger (s8
+    per-channel weights) -> scale -> bias."""
+    qs = [quantize_column(weights[:, j]) for j in range(weights.shape[1])]
+    q = np.stack([c for c, _ in qs], axis=1)
+    scale = np.array([s for _, s in qs], np.float32)
+    inits = [
+        numpy_helper.from_array(q, "inner.classifier.weight_quantized"),
+        numpy_helper.from_array(scale, "inner.classifier.weight_scale"),
+        numpy_helper.from_array(
+            np.zeros(len(scale), np.int8), "inner.classifier.weight_zero_point"
+        ),
+        numpy_helper.from_array(bias.astype(np.float32), "inner.classifier.bias"),
+    ]
+    nodes = [
+        helper.make_node("Relu", ["x"], ["feat"]),
+        helper.make_node("DynamicQuantizeLinear", ["feat"], ["fq", "fs", "fz"]),
+        helper.make_node("Mul", ["fs", "inner.classifier.weight_scale"], ["s"]),
+        helper.make_node(
+            "MatMulInteger",
+            ["fq", "inner.classifier.weight_quantized", "fz", "inner.classifier.weight_zero_point"],
+            ["acc"],
+        ),
+        helper.make_node("Cast", ["acc"], ["accf"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["accf", "s"], ["mm"]),
+        helper.make_node("Add", ["mm", "inner.classifier.bias"], ["logits"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "head",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, weights.shape[0]])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, weights.shape[1]])],
+        inits,
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _data(seed: int = 0, n: int = 400, dim: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(size=dim)
+    x = rng.normal(size=(n, dim)).astype(np.float32)
+    y = (x @ truth + 0.3 * rng.normal(size=n) > 0).astype(np.float32)
+    return x, y, truth
+
+
+def test_a_fitted_row_lowers_the_loss_and_a_heavy_l2_keeps_the_old_row() -> None:
+    x, y, _ = _data()
+    w0 = np.zeros(x.shape[1], np.float32)
+    ones = np.ones(len(y), np.float32)
+    w, b = fit_row(x, y, ones, w0, 0.0, 1e-4)
+    assert log_loss(x, y, w, b) < log_loss(x, y, w0, 0.0) - 0.3
+    held, _ = fit_row(x, y, ones, w0, 0.0, 1e4)
+    assert np.abs(held).max() < 1e-2
+
+
+def test_example_weights_count_as_copies() -> None:
+    x, y, _ = _data(seed=1, n=60)
+    w0 = np.zeros(x.shape[1], np.float32)
+    weight = np.where(np.arange(len(y)) < 20, 3.0, 1.0).astype(np.float32)
+    copies = np.concatenate([x[:20]] * 3 + [x[20:]])
+    copies_y = np.concatenate([y[:20]] * 3 + [y[20:]])
+    w, b = fit_row(x, y, weight, w0, 0.0, 1e-2)
+    w2, b2 = fit_row(copies, copies_y, np.ones(len(copies_y), np.float32), w0, 0.0, 1e-2)
+    np.testing.assert_allclose(w, w2, atol=1e-3)
+    assert abs(b - b2) < 1e-3
+
+
+def test_the_l2_weight_is_the_one_with_the_lowest_validation_loss() -> None:
+    x, y, _ = _data(seed=2)
+    # The anchor points the wrong way: validation must prefer the weakest pull to it.
+    w0 = -np.ones((x.shape[1], 2), np.float32)
+    targets = np.stack([y, np.full(len(y), -1)], axis=1).astype(np.int64)
+    val = {"templates": (x[:100], targets[:100])}
+    columns, fits = refit_rows(
+        x[100:],
+        targets[100:],
+        np.ones(300, np.float32),
+        val,
+        w0,
+        np.zeros(2, np.float32),
+        ["threat", "toxic"],
+        ["threat"],
+        grid=(1e-4, 10.0),
+    )
+    assert list(columns) == [0]
+    (fit,) = fits
+    assert fit.l2 == 1e-4
+    assert fit.chosen_on == "validation splits"
+    assert fit.val_loss_after == min(fit.loss_by_l2.values()) < fit.val_loss_before
+
+
+def test_a_label_the_model_lacks_is_refused() -> None:
+    x, y, _ = _data()
+    with pytest.raises(RefitError, match="cannot refit"):
+        refit_rows(
+            x,
+            y[:, None].astype(np.int64),
+            np.ones(len(y), np.float32),
+            {},
+            np.zeros((x.shape[1], 1), np.float32),
+            np.zeros(1, np.float32),
+            ["toxic"],
+            ["threat"],
+        )
+
+
+def test_a_quantized_column_dequantizes_within_half_a_step() -> None:
+    w = np.random.default_rng(3).normal(size=384).astype(np.float32)
+    q, scale = quantize_column(w)
+    assert q.dtype == np.int8 and np.abs(q).max() == 127
+    assert np.abs(q * scale - w).max() <= scale / 2 + 1e-7
+
+
+def test_writing_rows_changes_only_the_refit_columns() -> None:
+    rng = np.random.default_rng(4)
+    weights = rng.normal(size=(16, 4)).astype(np.float32)
+    model = _head_graph(weights, np.zeros(4, np.float32))
+    assert feature_tensor(model) == "feat"
+    before = {i.name: numpy_helper.to_array(i).copy() for i in model.graph.initializer}
+    new = rng.normal(size=16).astype(np.float32) * 5
+    write_rows(model, {3: (new, 0.7)})
+    after = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    q = "inner.classifier.weight_quantized"
+    np.testing.assert_array_equal(after[q][:, :3], before[q][:, :3])
+    assert not np.array_equal(after[q][:, 3], before[q][:, 3])
+    w, b = head_weights(model)
+    np.testing.assert_allclose(w[:, 3], new, atol=float(np.abs(new).max()) / 254 + 1e-6)
+    np.testing.assert_allclose(w[:, :3], head_weights(_head_graph(weights, np.zeros(4)))[0][:, :3])
+    assert b[3] == pytest.approx(0.7) and not b[:3].any()
+
+
+def test_a_graph_without_the_int8_head_is_refused() -> None:
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        "plain",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
+    with pytest.raises(RefitError, match="no dynamic-int8 classifier head"):
+        feature_tensor(helper.make_model(graph))
+
+
+def test_the_shipped_head_is_the_features_times_its_dequantized_weights() -> None:
+    import onnxruntime as ort
+
+    model = onnx.load(str(MODEL))
+    name = feature_tensor(model)
+    model.graph.output.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, None))
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    ids = np.array([[101, 2017, 2024, 1037, 3231, 102]], np.int64)
+    logits, feats = session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})
+    w, b = head_weights(model)
+    # The graph quantizes the features to u8 too: agreement to a few hundredths.
+    np.testing.assert_allclose(feats @ w + b, logits, atol=0.05)
+
+
+def _frames(copies_group: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Ten frames, each with a feature of its own and a label no other feature predicts,
+    and a second copy of every example grouped as ``copies_group``."""
+    frames = [f"frame {k}" for k in range(10)]
+    rng = np.random.default_rng(5)
+    labels = rng.permutation([0, 1] * 5)
+    x = np.zeros((40, 10), np.float32)
+    y = np.zeros(40, np.float32)
+    for i in range(40):
+        x[i, i % 10] = 4.0
+        y[i] = labels[i % 10]
+    groups = [frames[i % 10] for i in range(20)] + [copies_group or "" for _ in range(20)]
+    if copies_group == "same":
+        groups = [frames[i % 10] for i in range(40)]
+    return x, y, groups
+
+
+def test_frame_cross_validation_scores_frames_the_row_never_saw() -> None:
+    w0 = np.zeros(10, np.float32)
+    ones = np.ones(40, np.float32)
+    # Copies held out with their frame: each held-out frame's feature never trained.
+    unseen = frame_cv_loss(*_frames("same")[:2], ones, _frames("same")[2], w0, 0.0, 1e-4)
+    assert unseen > 0.6  # no better than a coin: nothing about a held-out frame trained
+    # Copies that always train carry every frame into training: the loss collapses.
+    leaked = frame_cv_loss(*_frames("")[:2], ones, _frames("")[2], w0, 0.0, 1e-4)
+    assert leaked < 0.1
+    # Copies that sit cross-validation out leak nothing.
+    x, y, groups = _frames(CV_SKIP)
+    assert frame_cv_loss(x, y, ones, groups, w0, 0.0, 1e-4) == pytest.approx(unseen, abs=0.05)
+
+
+def test_a_template_label_chooses_its_l2_on_held_out_frames() -> None:
+    x, y, groups = _frames("same")
+    targets = np.stack([np.full(40, -1), y], axis=1).astype(np.int64)
+    val = {"templates": (x, targets)}  # shares every frame: it would pick the weakest pull
+    _, (fit,) = refit_rows(
+        x,
+        targets,
+        np.ones(40, np.float32),
+        val,
+        np.zeros((10, 2), np.float32),
+        np.zeros(2, np.float32),
+        ["toxic", "threat"],
+        ["threat"],
+        grid=(1e-4, 10.0),
+        groups=groups,
+    )
+    assert fit.chosen_on == "held-out template frames"
+    # Frames unseen: memorising them gains nothing held out, so the strong pull wins.
+    assert fit.l2 == 10.0
+
+
+def test_a_row_written_into_the_shipped_graph_is_the_row_it_computes() -> None:
+    import onnxruntime as ort
+
+    model = onnx.load(str(MODEL))
+    name = feature_tensor(model)
+    w0, b0 = head_weights(model)
+    new = np.random.default_rng(6).normal(scale=0.1, size=w0.shape[0]).astype(np.float32)
+    write_rows(model, {3: (new, -0.25)})
+    model.graph.output.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, None))
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    ids = np.array([[101, 1045, 2097, 2156, 2017, 4826, 102]], np.int64)
+    logits, feats = session.run(None, {"input_ids": ids, "attention_mask": np.ones_like(ids)})
+    np.testing.assert_allclose(logits[0, 3], feats[0] @ new - 0.25, atol=0.05)
+    np.testing.assert_allclose(logits[0, :3], feats[0] @ w0[:, :3] + b0[:3], atol=0.05)
+    assert abs(logits[0, 3] - (feats[0] @ w0[:, 3] + b0[3])) > 0.1
