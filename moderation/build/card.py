@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 CARD_FILE = "MODEL_CARD.md"
+REBUILD = "moderation build-model --data ../shared/data"
 
 
 def _pct(x: float) -> str:
@@ -179,7 +180,7 @@ def write_card(
         "- English only.",
         "",
         "Latency: see `docs/benchmarks.md`.",
-        "Rebuild: `moderation build-model --data ../shared/data`.",
+        f"Rebuild: `{REBUILD}`.",
         "",
     ]
     path = out_dir / CARD_FILE
@@ -193,26 +194,26 @@ REFIT_MARKER = "head-refit"
 def refit_markdown(manifest: dict[str, Any], cpu_kind: str) -> str:
     """The card's section on a head refit (build/refit.py), from model.json's record."""
     record = manifest["head_refit"]
+    rows = " and ".join(f"`{label}`" for label in record["rows"])
     lines = [
         "## Head refit",
         "",
-        f"The classifier rows of {', '.join(record['rows'])} were fit again on the int8",
-        f"model's own features (CPU kind {cpu_kind}) of the training set with the",
-        "templates' counterfactuals and broad frames, the encoder and the other rows",
-        f"untouched (from `{record['from']}`); each row's L2 pull toward the fine-tuned",
-        "one was chosen by validation log-loss. Their thresholds were chosen again by the",
-        "rule above, on the templates' held-out fifth (now with the counterfactuals) and",
-        "TweetEval offensive. Where this card's training and accuracy tables above were",
-        "written before the refit, they describe the model it started from; the",
-        "evaluation sections below are of this file.",
+        f"The classifier rows of {rows} were fit again on the int8 model's own features",
+        f"(CPU kind {cpu_kind}) of the training set with the templates' counterfactuals",
+        "and broad frames; the encoder and the other rows are untouched (from",
+        f"`{record['from']}`). Each row's L2 pull toward the fine-tuned one was chosen on",
+        "held-out data (below), its threshold again by the rule above. Where this card's",
+        "training and accuracy tables were written before the refit, they describe the",
+        "model it started from; the evaluation sections below are of this file.",
         "",
-        "| label | L2 weight | validation log-loss before | after | threshold |",
-        "|---|---|---|---|---|",
+        "| label | L2 weight | chosen on | validation log-loss before | after | threshold |",
+        "|---|---|---|---|---|---|",
     ]
     for label, row in record["rows"].items():
         lines.append(
-            f"| {label} | {row['l2']:g} | {row['val_log_loss_before']:.4f} | "
-            f"{row['val_log_loss_after']:.4f} | {manifest['thresholds'][label]:.2f} |"
+            f"| {label} | {row['l2']:g} | {row.get('l2_chosen_on', 'validation splits')} | "
+            f"{row['val_log_loss_before']:.4f} | {row['val_log_loss_after']:.4f} | "
+            f"{manifest['thresholds'][label]:.2f} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -231,6 +232,7 @@ def write_refit_section(out_dir: Path, manifest: dict[str, Any], cpu_kind: str) 
         text = head + f"{start}\n<!-- {REFIT_MARKER}:end -->\n\n" + evaluation + tail
     text = replace_section(text, REFIT_MARKER, body)
     text = re.sub(r"Model id: `[^`]+`", f"Model id: `{manifest['id']}`", text, count=1)
+    text = text.replace(f"Rebuild: `{REBUILD}`.", f"Rebuild: `{REBUILD} --refit-heads`.")
     for label, threshold in manifest["thresholds"].items():
         text = re.sub(
             rf"^\| {re.escape(label)} \| [0-9.]+ \|$",

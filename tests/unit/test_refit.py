@@ -251,3 +251,39 @@ def test_a_row_written_into_the_shipped_graph_is_the_row_it_computes() -> None:
     np.testing.assert_allclose(logits[0, 3], feats[0] @ new - 0.25, atol=0.05)
     np.testing.assert_allclose(logits[0, :3], feats[0] @ w0[:, :3] + b0[:3], atol=0.05)
     assert abs(logits[0, 3] - (feats[0] @ w0[:, 3] + b0[3])) > 0.1
+
+
+def test_the_card_says_what_was_refit_and_keeps_one_section(tmp_path: Path) -> None:
+    from moderation.build.card import REBUILD, write_refit_section
+
+    card = tmp_path / "MODEL_CARD.md"
+    card.write_text(
+        "# Model card: m\n\nModel id: `m@old` (name @ ...).\n\n| label | threshold |\n"
+        "|---|---|\n| toxic | 0.50 |\n| threat | 0.54 |\n\n"
+        f"Rebuild: `{REBUILD}`.\n\n## Evaluation (`moderation eval`)\n\nold rows\n"
+    )
+    manifest = {
+        "id": "m@new",
+        "thresholds": {"toxic": 0.49, "threat": 0.31},
+        "head_refit": {
+            "from": "m@old",
+            "rows": {
+                "threat": {
+                    "l2": 1e-05,
+                    "l2_chosen_on": "held-out template frames",
+                    "val_log_loss_before": 0.0867,
+                    "val_log_loss_after": 0.008,
+                }
+            },
+        },
+    }
+    for _ in range(2):
+        write_refit_section(tmp_path, manifest, "avx512-vnni")
+    text = card.read_text()
+    assert text.count("## Head refit") == 1
+    assert text.index("## Head refit") < text.index("## Evaluation")
+    assert "Model id: `m@new`" in text and "| toxic | 0.49 |" in text
+    assert "| threat | 0.31 |" in text
+    assert "| threat | 1e-05 | held-out template frames | 0.0867 | 0.0080 | 0.31 |" in text
+    assert text.count(f"Rebuild: `{REBUILD} --refit-heads`.") == 1
+    assert text.endswith("old rows\n")
