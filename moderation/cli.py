@@ -137,6 +137,13 @@ def parser() -> argparse.ArgumentParser:
         "heads (docs/model.md); default: the TrainSettings value",
     )
     b.add_argument(
+        "--threat-corpus",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on the broad threat corpus too: many threat frames, each beside its "
+        "harmless twin (build/threat_corpus.py); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,
@@ -161,6 +168,11 @@ def parser() -> argparse.ArgumentParser:
     rh.add_argument("--data", type=Path, required=True, help="the shared data folder")
     rh.add_argument("--model", type=Path, default=Path("models/moderation-minilm-int8"))
     rh.add_argument("--labels", nargs="+", default=list(REFIT_LABELS), metavar="LABEL")
+    rh.add_argument(
+        "--threat-corpus",
+        action="store_true",
+        help="the model was trained on the threat corpus: refit on it too",
+    )
     rh.set_defaults(func=cmd_refit_heads)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")

@@ -133,6 +133,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         "insult_templates": (
             defaults.insult_templates if ns.insult_templates is None else ns.insult_templates
         ),
+        "threat_corpus": (defaults.threat_corpus if ns.threat_corpus is None else ns.threat_corpus),
         "pooling": ns.pooling or defaults.pooling,
     }
     build_model(
@@ -153,7 +154,7 @@ def cmd_refit_heads(ns: argparse.Namespace) -> int:
     """Refit a built model's classifier rows on its own int8 features, in place."""
     from moderation.build.refit import refit_in_place
 
-    manifest = refit_in_place(ns.model, ns.data, tuple(ns.labels))
+    manifest = refit_in_place(ns.model, ns.data, tuple(ns.labels), ns.threat_corpus)
     sys.stdout.write(
         orjson.dumps(
             {k: manifest[k] for k in ("id", "thresholds", "head_refit")},

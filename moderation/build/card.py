@@ -85,6 +85,12 @@ def write_card(
             if s.get("counterfactuals")
             else ""
         )
+        + (
+            "the threat corpus (moderation/build/threat_corpus.py: many more frames, each "
+            "beside its harmless twin, and plans to meet), "
+            if s.get("threat_corpus")
+            else ""
+        )
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",

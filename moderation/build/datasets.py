@@ -246,16 +246,18 @@ def templates(
     broad: bool = False,
     counterfactuals: bool = False,
     insults: bool = False,
+    threat_corpus: bool = False,
 ) -> list[Example]:
     """The training templates (moderation/build/templates.py), split by a hash of the
     text: the val part picks the threat threshold; the evaluation suite never does.
     ``broad``: with the second recipe's frames; ``counterfactuals``: with the threat
-    frames' harmless counterparts; ``insults``: with the plain insults."""
+    frames' harmless counterparts; ``insults``: with the plain insults;
+    ``threat_corpus``: with the broad threat corpus (build/threat_corpus.py)."""
     from moderation.build.templates import template_examples
 
     return [
         e
-        for e in template_examples(broad, counterfactuals, insults)
+        for e in template_examples(broad, counterfactuals, insults, threat_corpus)
         if (_stable_fraction("templates:" + e.text) < val_fraction) == (split == "val")
     ]
 
@@ -269,6 +271,7 @@ def training_set(
     broad_templates: bool = False,
     counterfactuals: bool = False,
     insult_templates: bool = False,
+    threat_corpus: bool = False,
 ) -> list[Example]:
     """Every training example from the shared data and the packaged data sets; the
     templates ``template_repeat`` times (a few hundred sentences against tens of
@@ -286,6 +289,7 @@ def training_set(
             broad=broad_templates,
             counterfactuals=counterfactuals,
             insults=insult_templates,
+            threat_corpus=threat_corpus,
         )
         * template_repeat
         + chitchat("train", chitchat_limit, seed)
@@ -299,6 +303,7 @@ def validation_sets(
     counterfactuals: bool = False,
     broad_templates: bool = False,
     insult_templates: bool = False,
+    threat_corpus: bool = False,
 ) -> dict[str, list[Example]]:
     """Validation splits by name: used for model selection, thresholds and the card.
     ``counterfactuals``, ``broad_templates``: the templates' split holds the held-out
@@ -315,6 +320,7 @@ def validation_sets(
             broad=broad_templates,
             counterfactuals=counterfactuals,
             insults=insult_templates,
+            threat_corpus=threat_corpus,
         ),
         "chitchat": chitchat("val", chitchat_limit, seed),
     }

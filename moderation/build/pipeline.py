@@ -95,10 +95,11 @@ def build_model(
             chitchat_val=settings.chitchat_val,
             seed=TrainSettings().seed,
             evasion_fraction=settings.evasion_fraction,
+            threat_corpus=settings.threat_corpus,
         )
         best = patch_checkpoint(best, work_dir / "refit", columns)
         sha = file_sha256(out_dir / MODEL_FILE)
-        manifest["head_refit"] = head_refit_record(manifest["id"], fits)
+        manifest["head_refit"] = head_refit_record(manifest["id"], fits, settings.threat_corpus)
         manifest.update(id=f"{manifest['name']}@{sha[:12]}", sha256=sha)
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
     # The validation samples stay those of the default seed whatever seed trained the
@@ -112,6 +113,7 @@ def build_model(
         settings.counterfactuals or bool(refit),
         settings.broad_templates or bool(refit),
         settings.insult_templates,
+        settings.threat_corpus,
     )
     splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, val_seed)
     scored = score_splits(best, classifier, splits)

@@ -281,11 +281,13 @@ def refit_model(
     chitchat_val: int,
     seed: int,
     evasion_fraction: float,
+    threat_corpus: bool = False,
 ) -> tuple[list[str], dict[int, tuple[np.ndarray, float]], list[RowFit]]:
     """Refit ``refit``'s rows of ``model_dir/model.onnx`` in place; return the labels,
     the new columns by label index and how each row was chosen. Training: the
     fine-tune's sources with the counterfactual and broad template sets (and evasive
-    copies, as the fine-tune had); validation: the same sets' validation splits."""
+    copies, as the fine-tune had), and ``threat_corpus`` (build/threat_corpus.py) when
+    the model was trained on it; validation: the same sets' validation splits."""
     import onnx
     import onnxruntime as ort
 
@@ -309,11 +311,21 @@ def refit_model(
     )
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
     train = datasets.training_set(
-        data_dir, chitchat_train, seed, broad_templates=True, counterfactuals=True
+        data_dir,
+        chitchat_train,
+        seed,
+        broad_templates=True,
+        counterfactuals=True,
+        threat_corpus=threat_corpus,
     )
     train += datasets.with_evasions(train, evasion_fraction, seed)
     val = datasets.validation_sets(
-        data_dir, chitchat_val, seed, counterfactuals=True, broad_templates=True
+        data_dir,
+        chitchat_val,
+        seed,
+        counterfactuals=True,
+        broad_templates=True,
+        threat_corpus=threat_corpus,
     )
     log.info("refit: features of %d training texts", len(train))
     train_x = features(classifier, session, name, [e.text for e in train])
@@ -368,7 +380,13 @@ def patch_checkpoint(
 
 
 def refit_thresholds(
-    model_dir: Path, data_dir: Path, refit: Sequence[str], *, chitchat_val: int, seed: int
+    model_dir: Path,
+    data_dir: Path,
+    refit: Sequence[str],
+    *,
+    chitchat_val: int,
+    seed: int,
+    threat_corpus: bool = False,
 ) -> dict[str, float]:
     """The refit labels' thresholds by the build's rule (evaluate.choose_threshold on
     their int8 validation split, within their benign-chat budget); others unchanged."""
@@ -384,7 +402,12 @@ def refit_thresholds(
 
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
     val = datasets.validation_sets(
-        data_dir, chitchat_val, seed, counterfactuals=True, broad_templates=True
+        data_dir,
+        chitchat_val,
+        seed,
+        counterfactuals=True,
+        broad_templates=True,
+        threat_corpus=threat_corpus,
     )
     benign = int8_scores(classifier, [e.text for e in val["chitchat"]])
     thresholds = dict(load_manifest(model_dir)["thresholds"])
@@ -405,10 +428,14 @@ def refit_thresholds(
 
 
 def refit_in_place(
-    model_dir: Path, data_dir: Path, refit: Sequence[str] = REFIT_LABELS
+    model_dir: Path,
+    data_dir: Path,
+    refit: Sequence[str] = REFIT_LABELS,
+    threat_corpus: bool = False,
 ) -> dict[str, Any]:
     """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
-    and write the new file's id and the refit's record into model.json."""
+    and write the new file's id and the refit's record into model.json.
+    ``threat_corpus``: the model was trained on it, so the refit trains on it too."""
     import json
 
     from moderation.build.card import write_refit_section
@@ -427,9 +454,15 @@ def refit_in_place(
         chitchat_val=settings.chitchat_val,
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
+        threat_corpus=threat_corpus,
     )
     thresholds = refit_thresholds(
-        model_dir, data_dir, refit, chitchat_val=settings.chitchat_val, seed=settings.seed
+        model_dir,
+        data_dir,
+        refit,
+        chitchat_val=settings.chitchat_val,
+        seed=settings.seed,
+        threat_corpus=threat_corpus,
     )
     sha = file_sha256(model_dir / MODEL_FILE)
     manifest = {
@@ -437,14 +470,16 @@ def refit_in_place(
         "id": f"{before['name']}@{sha[:12]}",
         "sha256": sha,
         "thresholds": thresholds,
-        "head_refit": head_refit_record(before["id"], fits),
+        "head_refit": head_refit_record(before["id"], fits, threat_corpus),
     }
     (model_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     write_refit_section(model_dir, manifest, cpu_info().kind)
     return manifest
 
 
-def head_refit_record(base_id: str, fits: Sequence[RowFit]) -> dict[str, Any]:
+def head_refit_record(
+    base_id: str, fits: Sequence[RowFit], threat_corpus: bool = False
+) -> dict[str, Any]:
     """What model.json and the card say about a refit."""
     return {
         "from": base_id,
@@ -457,5 +492,6 @@ def head_refit_record(base_id: str, fits: Sequence[RowFit]) -> dict[str, Any]:
             }
             for f in fits
         },
-        "templates": "training templates with their broad frames and counterfactuals",
+        "templates": "training templates with their broad frames and counterfactuals"
+        + (" and the threat corpus" if threat_corpus else ""),
     }

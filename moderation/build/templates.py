@@ -368,17 +368,46 @@ INSULT_NOUNS = [
 ]
 
 
+# With the threat corpus (build/threat_corpus.py): a group named beside a word of
+# violence, rejected ("Violence against {group} is never okay"), as identity negatives
+# of every head; and hate toward a group phrased as a wish that it were gone or hurt.
+NEGATED_VIOLENCE_FRAMES = [
+    "No {member} deserves to be attacked.",
+    "Nobody should wish harm on {group}.",
+    "Violence against {group} is never okay.",
+    "Wishing death on {group} is disgusting.",
+    "{group} deserve to live in peace.",
+    "Threatening a {member} is a crime.",
+    "I would never want a {member} to suffer.",
+    "Attacks on {group} have to stop.",
+]
+HATE_WISH_FRAMES = [
+    "the world would be better without {group}.",
+    "I want all {group} gone for good.",
+    "round up the {group} and ship them off.",
+    "someone should wipe out every {member}.",
+    "{group} should be shot on sight.",
+    "I'd be glad if every {member} vanished.",
+]
+
+
 def _groups(frames: list[str]) -> list[str]:
     return [f.format(group=g, member=m) for g, m in TRAIN_GROUPS for f in frames]
 
 
 def template_examples(
-    broad: bool = False, counterfactuals: bool = False, insults: bool = False
+    broad: bool = False,
+    counterfactuals: bool = False,
+    insults: bool = False,
+    threat_corpus: bool = False,
 ) -> list[Example]:
     """Every template example with its targets (threat implies toxic); ``broad`` adds
     the second recipe's frames (``BROAD_*``), ``counterfactuals`` the threat frames with
     their harm swapped out (``counterfactual_benign``; tried, not shipped: docs/model.md),
-    ``insults`` the plain insults (``INSULT_FRAMES``) as threat and hate negatives."""
+    ``insults`` the plain insults (``INSULT_FRAMES``) as threat and hate negatives,
+    ``threat_corpus`` the broad threat corpus (build/threat_corpus.py) with the group
+    frames that go with it (``NEGATED_VIOLENCE_FRAMES``, ``HATE_WISH_FRAMES``)."""
+    from moderation.build.threat_corpus import corpus_examples
 
     def more(frames: list[str]) -> list[str]:
         return frames if broad else []
@@ -412,6 +441,16 @@ def template_examples(
         Example(t, _targets(toxic=1, insult=1, hate=0, threat=0), "templates-insult")
         for t in (fill_slots(INSULT_FRAMES, noun=INSULT_NOUNS) if insults else [])
     ]
+    if threat_corpus:
+        out += corpus_examples()
+        out += [
+            Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-benign-identity")
+            for t in _groups(NEGATED_VIOLENCE_FRAMES)
+        ]
+        out += [
+            Example(t, _targets(toxic=1, hate=1), "templates-hate")
+            for t in _groups(HATE_WISH_FRAMES)
+        ]
     return out
 
 
@@ -419,6 +458,8 @@ def frame_of() -> dict[str, str]:
     """Every template sentence (all sets) -> the frame it was filled from. A threat
     frame and its counterfactual share the frame, so validation that holds out frames
     holds out both; a sentence written whole is its own frame."""
+    from moderation.build.threat_corpus import corpus_frames
+
     plan: list[tuple[list[str], dict[str, list[str]]]] = [
         (THREAT_FRAMES + BROAD_THREAT_FRAMES, {"verb": THREAT_VERBS, "place": PLACES}),
         (THREAT_FRAMES, {"verb": KIND_VERBS, "place": PLACES}),
@@ -433,7 +474,10 @@ def frame_of() -> dict[str, str]:
         for frame in frames:
             for text in fill_slots([frame], **slots):
                 out.setdefault(text, frame)
-    for frame in BENIGN_GROUP_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES + HATE_FRAMES:
+    group_frames = BENIGN_GROUP_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES + HATE_FRAMES
+    for frame in group_frames + NEGATED_VIOLENCE_FRAMES + HATE_WISH_FRAMES:
         for text in _groups([frame]):
             out.setdefault(text, frame)
+    for text, frame in corpus_frames().items():
+        out.setdefault(text, frame)
     return out

@@ -69,6 +69,9 @@ class TrainSettings:
     # Train on plain insults to a person (templates.INSULT_FRAMES) as negatives of the
     # threat and hate heads.
     insult_templates: bool = False
+    # Train on the broad threat corpus too (build/threat_corpus.py): many more threat
+    # frames, each beside its harmless twin, and plans to meet as negatives.
+    threat_corpus: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"
@@ -158,6 +161,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.broad_templates,
         settings.counterfactuals,
         settings.insult_templates,
+        settings.threat_corpus,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")

@@ -25,7 +25,10 @@ def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
 
 
 def test_no_evaluation_example_is_a_training_example() -> None:
-    train = {e.text.lower() for e in template_examples(broad=True, counterfactuals=True)}
+    train = {
+        e.text.lower()
+        for e in template_examples(broad=True, counterfactuals=True, threat_corpus=True)
+    }
     evaluation = {t.lower() for c in suite() for t in c.examples}
     assert not train & evaluation
 
@@ -42,14 +45,16 @@ def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> Non
     suite_grams = {g for c in suite() for t in c.examples for g in _four_grams(t)}
     shared = {
         e.text: sorted(_four_grams(e.text) & suite_grams)[0]
-        for e in template_examples(broad=True, counterfactuals=True)
+        for e in template_examples(broad=True, counterfactuals=True, threat_corpus=True)
         if _four_grams(e.text) & suite_grams
     }
     assert not shared, list(shared.items())[:5]
 
 
 def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
-    threats = [e.text for e in template_examples(broad=True) if e.targets[3] == 1]
+    threats = [
+        e.text for e in template_examples(broad=True, threat_corpus=True) if e.targets[3] == 1
+    ]
     held_out = {"hurt", "stab", "beat", "kill", "die", "choke", "hang", "bleach", "kys"}
     held_out |= {"gun", "knife", "school", "house", "office"}  # armed-threat slots
     assert not _words(threats) & held_out
@@ -176,3 +181,42 @@ def test_every_filled_template_knows_its_frame_and_a_counterfactual_shares_it() 
     assert frames[threat] == frames[harmless] == frame
     # Frames are groups, not sentences: far fewer of them than examples.
     assert len(set(frames.values())) * 10 < len(examples)
+
+
+def test_threat_corpus_pairs_each_harmless_frame_with_its_twin() -> None:
+    from moderation.build import threat_corpus as tc
+
+    assert not [e for e in template_examples() if e.source.startswith("templates-threat-corpus")]
+    examples = template_examples(threat_corpus=True)
+    threats = {e.text for e in examples if e.source == "templates-threat-corpus"}
+    twins = {e.text for e in examples if e.source == "templates-threat-corpus-twin"}
+    plans = {e.text for e in examples if e.source == "templates-threat-corpus-plan"}
+    assert {e.targets for e in examples if e.text in threats} == {(1, -1, -1, 1)}
+    assert {e.targets for e in examples if e.text in twins | plans} == {(0, 0, 0, 0)}
+    assert not threats & (twins | plans)
+    # Far more frames than the first sets, each with many fills: breadth, not repeats.
+    threat_frames = {frame for _, frame in tc.threats()}
+    assert len(threat_frames) > 60 and len(threats) > 500
+    # Every frame with a harmless reading has a harmless twin in the same frame, so a
+    # fold of frame cross-validation holds out a threat with its look-alike.
+    frames = frame_of()
+    twin_frames = {frames[t] for t in twins}
+    for frame in tc.ACT_FRAMES + tc.WISH_FRAMES + tc.SELF_HARM_FRAMES:
+        assert frame in twin_frames, frame
+    for threat, lookalike in tc.IMPLICIT_PAIRS:
+        assert frames[threat] == frames[lookalike] == threat
+    # Menace that lives in the frame gets no twin ("keep this up and I'll give you a hug").
+    for frame in tc.ACT_FRAMES_MENACING + tc.WISH_FRAMES_MENACING:
+        assert frame not in twin_frames, frame
+
+
+def test_threat_corpus_group_frames_are_identity_negatives_and_hate() -> None:
+    from moderation.build.templates import HATE_WISH_FRAMES, NEGATED_VIOLENCE_FRAMES
+
+    examples = {e.text: e for e in template_examples(threat_corpus=True)}
+    group, member = TRAIN_GROUPS[0]
+    rejected = NEGATED_VIOLENCE_FRAMES[0].format(group=group, member=member)
+    wished_gone = HATE_WISH_FRAMES[0].format(group=group, member=member)
+    assert examples[rejected].targets == (0, 0, 0, 0)
+    assert examples[wished_gone].targets[0] == examples[wished_gone].targets[2] == 1
+    assert rejected not in {e.text for e in template_examples()}
