@@ -176,8 +176,16 @@ def parser() -> argparse.ArgumentParser:
     rh.set_defaults(func=cmd_refit_heads)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")
-    ev.add_argument("--data", type=Path, required=True, help="the shared data folder")
+    ev.add_argument(
+        "--data", type=Path, help="the shared data folder (needed unless --only behaviour)"
+    )
     ev.add_argument("--chat-messages", type=int, default=3000, help="benign chat sample")
+    ev.add_argument(
+        "--only",
+        choices=["behaviour"],
+        help="score only the behaviour suite again, into this CPU kind's stored report "
+        "of this model (after the suite grew)",
+    )
     ev.add_argument(
         "--write",
         action="store_true",

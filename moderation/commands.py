@@ -169,7 +169,14 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     """Judge the model: validation splits, behaviours, evasions, benign chat."""
     from moderation.classifier import Classifier
     from moderation.config import Source, classifier_settings
-    from moderation.evaluation.run import evaluate, markdown, write
+    from moderation.cpu import cpu_info
+    from moderation.evaluation.run import (
+        evaluate,
+        markdown,
+        reports,
+        with_behaviour_rescored,
+        write,
+    )
     from moderation.policy import Policy
 
     settings = classifier_settings(Source())
@@ -177,9 +184,18 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     policy = Policy.for_model(
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
-    if not ns.data.is_dir():
+    if ns.only == "behaviour":
+        stored = reports(settings.model_dir).get(cpu_info().kind)
+        if stored is None:
+            raise ModerationError(
+                f"eval --only behaviour: no eval-{cpu_info().kind}.json beside the model "
+                "to update: run the whole `moderation eval --write` first"
+            )
+        report = with_behaviour_rescored(stored, classifier, policy)
+    elif ns.data is None or not ns.data.is_dir():
         raise ModerationError(f"--data {ns.data}: no such folder (the shared data sets)")
-    report = evaluate(classifier, policy, ns.data, ns.chat_messages)
+    else:
+        report = evaluate(classifier, policy, ns.data, ns.chat_messages)
     sys.stdout.write(markdown(report))
     if ns.write:
         path = write(report, settings.model_dir)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from moderation.classifier import Classifier
-from moderation.errors import EmptyTextError
+from moderation.errors import EmptyTextError, ModerationError
 from moderation.evaluation.behaviour import suite
 from moderation.evaluation.evasions import EVASIONS, evade
 from moderation.policy import Policy
@@ -164,6 +164,34 @@ def evaluate(
         "evasion": evasion(classifier, policy, caught),
         "benign_chat": benign_chat(classifier, policy, chat_limit),
     }
+
+
+def with_behaviour_rescored(
+    stored: dict[str, Any], classifier: Classifier, policy: Policy
+) -> dict[str, Any]:
+    """``stored`` with only its behaviour suite scored again (`moderation eval --only
+    behaviour`): the suite grows more often than the data sets change, and the rest of
+    an emulated AVX2 evaluation takes the better part of an hour. Only a report of this
+    model, measured on this CPU kind at these thresholds, may be updated this way."""
+    from moderation.cpu import cpu_info
+
+    kind = cpu_info().kind
+    mismatch = [
+        f"{what} {was!r}, not {now!r}"
+        for what, was, now in (
+            ("model", stored.get("model"), classifier.model_id),
+            ("CPU kind", stored.get("cpu_kind"), kind),
+            ("thresholds", stored.get("thresholds"), dict(policy.thresholds)),
+        )
+        if was != now
+    ]
+    if mismatch:
+        raise ModerationError(
+            "eval --only behaviour: the stored report measured "
+            + "; ".join(mismatch)
+            + ": run the whole `moderation eval` instead"
+        )
+    return {**stored, "behaviour": behaviour(classifier, policy)}
 
 
 def markdown(report: dict[str, Any]) -> str:

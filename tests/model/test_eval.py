@@ -77,3 +77,17 @@ def test_evasions_keep_recall(classifier: Classifier, policy: Policy, card: dict
         floor = card["evasion"][kind]["retention"] - _slack(card, row["n"])
         assert row["n"] == card["evasion"][kind]["n"] or card["cpu_kind"] != cpu_info().kind
         assert row["retention"] >= floor - 1e-9, (kind, row["retention"], floor)
+
+
+def test_rescoring_only_the_behaviour_suite_reproduces_the_stored_rows(
+    classifier: Classifier, policy: Policy, reports: dict[str, dict]
+) -> None:
+    stored = reports.get(cpu_info().kind)
+    if stored is None:
+        pytest.skip(f"no eval-{cpu_info().kind}.json: nothing stored to update")
+    emptied = {**stored, "behaviour": {}}
+    rescored = run.with_behaviour_rescored(emptied, classifier, policy)
+    assert rescored["behaviour"] == stored["behaviour"]
+    assert {k: v for k, v in rescored.items() if k != "behaviour"} == {
+        k: v for k, v in stored.items() if k != "behaviour"
+    }

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+import pytest
 
 from moderation.evaluation import run
 
@@ -50,3 +52,30 @@ def test_rewriting_a_kind_replaces_only_its_own_section(tmp_path: Path) -> None:
     assert run.markdown(_report("avx2", 0.7)) in card
     assert run.markdown(_report("avx512-vnni", 0.8)) in card
     assert card.count("<!-- eval-avx2:start -->") == 1
+
+
+class _Named:
+    """All the refusal reads of a classifier: its model id."""
+
+    model_id = "m@abc"
+
+
+def test_behaviour_only_refuses_a_report_of_another_model_kind_or_thresholds() -> None:
+    from moderation.classifier import Classifier
+    from moderation.cpu import cpu_info
+    from moderation.errors import ModerationError
+    from moderation.policy import Policy
+
+    classifier = cast(Classifier, _Named())
+    policy = Policy({"toxic": 0.5})
+    here = cpu_info().kind
+    other = "avx2" if here != "avx2" else "avx512-vnni"
+    cases = {
+        "model 'm@old'": {**_report(here, 0.9), "model": "m@old"},
+        f"CPU kind '{other}'": _report(other, 0.9),
+        "thresholds {'toxic': 0.4}": {**_report(here, 0.9), "thresholds": {"toxic": 0.4}},
+    }
+    for says, stored in cases.items():
+        with pytest.raises(ModerationError, match="run the whole") as caught:
+            run.with_behaviour_rescored(stored, classifier, policy)
+        assert says in str(caught.value)
