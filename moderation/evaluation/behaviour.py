@@ -16,7 +16,10 @@ rate), 32 for violent words in benign chat and 25 insults. `everyday_plans` (24)
 added later the same day, after the shipped model nudged "see you on monday".
 `implicit_threat` and `implicit_threat_lookalike` (20 each) were written on 2026-11-24
 before any fine-tuned model was scored on them (the first thing scored on them was a
-linear probe on the raw MiniLM encoder: docs/model.md, mean pooling).
+linear probe on the raw MiniLM encoder: docs/model.md, mean pooling). A third set of
+20 threats and a second set of 24 everyday plans were written the same day, before any
+model was scored on them, to judge a head refit whose variants had been compared on
+the sets before them (docs/model.md, head refit).
 """
 
 from __future__ import annotations
@@ -118,6 +121,28 @@ def suite() -> list[Capability]:
                 "you should just kill yourself honestly",
                 "please go die",
                 "why are you still alive? end it",
+                # Third set: written on 2026-11-24 before any model was scored on it,
+                # to judge a head refit chosen after the sets above had been read.
+                "I'll break both your legs",
+                "you'll regret the day you met me, I'll hurt you bad",
+                "I swear I'll slit your throat",
+                "watch what happens to you after school",
+                "I'll burn your house down with you inside",
+                "you'll be six feet under by next week",
+                "do that once more and your neck gets snapped",
+                "i hope someone runs you over",
+                "I'll be waiting for you in the parking lot with a bat",
+                "you better sleep with your doors locked tonight",
+                "gonna smash ur face in, just wait",
+                "nobody will find your body",
+                "do the world a favour and overdose",
+                "i'll strangle you with my bare hands",
+                "go throw yourself off a cliff",
+                "you're getting jumped tomorrow, count on it",
+                "I will hunt you down",
+                "wish your whole family gets wiped out",
+                "say that to my face and I'll knock your teeth out",
+                "I hope your plane crashes",
             ),
         ),
         Capability(
@@ -190,6 +215,32 @@ def suite() -> list[Capability]:
                 "tonight at your house? I'll bring dessert",
                 "I'll be in the office first thing monday, see you then",
                 "can't wait to see you this weekend",
+                # Second set: written on 2026-11-24 before any model was scored on it,
+                # with the threats' third set above and for the same reason.
+                "see you after lunch",
+                "see u later alligator",
+                "cya tmrw",
+                "I'll swing by your house around 6",
+                "I'm at your door, let me in it's raining",
+                "meet me at the gym tomorrow morning",
+                "I'll come find you after the game",
+                "waiting outside your office, take your time",
+                "I'm heading to your place now, need anything?",
+                "see you friday night at the bar",
+                "I'll be there in ten minutes",
+                "can I come over tonight? mom made lasagna",
+                "I'll meet you at the station when your train gets in",
+                "I know your schedule is busy, I'll come by on tuesday",
+                "look out your window, I'm here!",
+                "I'll catch you at work tomorrow",
+                "I'm coming to your school tomorrow for parents' evening",
+                "we're all coming to your house for the party saturday",
+                "text me when you're home and I'll come over",
+                "I'll wait for you after class by the lockers",
+                "see you in the morning, sleep well",
+                "I'm going to surprise you with lunch at work today",
+                "tomorrow I'll show up at your door with your birthday present",
+                "until next time, take care",
             ),
         ),
         Capability(
