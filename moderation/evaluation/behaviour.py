@@ -19,7 +19,10 @@ before any fine-tuned model was scored on them (the first thing scored on them w
 linear probe on the raw MiniLM encoder: docs/model.md, mean pooling). A third set of
 20 threats and a second set of 24 everyday plans were written the same day, before any
 model was scored on them, to judge a head refit whose variants had been compared on
-the sets before them (docs/model.md, head refit).
+the sets before them (docs/model.md, head refit). A fourth set (threats, plans,
+violent words in chat, and identity, negated-hate, counter-speech and hate frames that
+name violence) was written on 2026-11-25, before any model was scored on it, to judge
+models trained on the threat corpus, which was written after reading the first three.
 """
 
 from __future__ import annotations
@@ -143,6 +146,28 @@ def suite() -> list[Capability]:
                 "wish your whole family gets wiped out",
                 "say that to my face and I'll knock your teeth out",
                 "I hope your plane crashes",
+                # Fourth set: written on 2026-11-25 before any model was scored on it,
+                # to judge models trained on the threat corpus (docs/model.md).
+                "I'm going to stab you the next time you show your face",
+                "you're dead meat after school tomorrow",
+                "keep talking and I'll put you in the hospital",
+                "I will end your life",
+                "imma beat the hell out of you",
+                "hope a truck flattens you and you die slowly",
+                "monday morning I'm walking into your work with my dad's rifle",
+                "just go hang yourself already, nobody cares",
+                "I'll break your fingers one at a time",
+                "one of these days I'm gonna shoot you",
+                "gonna kick your head in, watch",
+                "drink bleach, the world will thank you",
+                "i'm gonna punch your lights out",
+                "you and your whole family will pay, I'll torch the place",
+                "stay away from her or I'll cut you",
+                "next time we meet you're getting a bullet",
+                "kill yourself loser",
+                "I hope someone knifes you on your way home",
+                "I'm going to get you, just you wait",
+                "I'll hold your head under water until you stop moving",
             ),
         ),
         Capability(
@@ -182,6 +207,20 @@ def suite() -> list[Capability]:
                 "that deadline is a killer",
                 "my houseplant is dying, any tips?",
                 "the knife skills class was so much fun",
+                # Fourth set: written on 2026-11-25 before any model was scored on it,
+                # to judge models trained on the threat corpus (docs/model.md).
+                "this game is killing me, I can't clear level 9",
+                "I'm gonna kill it at the audition tomorrow",
+                "my sister will literally murder me, I forgot her birthday lol",
+                "that joke slayed, I'm dead",
+                "we shot the music video downtown today",
+                "I would die for this pizza",
+                "we got destroyed in the match but it was fun",
+                "she knocked it out of the park with that speech",
+                "the heat is killing my tomatoes",
+                "I'm going to attack this essay tonight",
+                "hit me up when you're free",
+                "he choked in the final round again, classic",
             ),
         ),
         Capability(
@@ -241,6 +280,24 @@ def suite() -> list[Capability]:
                 "I'm going to surprise you with lunch at work today",
                 "tomorrow I'll show up at your door with your birthday present",
                 "until next time, take care",
+                # Fourth set: written on 2026-11-25 before any model was scored on it,
+                # to judge models trained on the threat corpus (docs/model.md).
+                "see you at practice tonight!",
+                "I'm outside your building, come down",
+                "I'll find you at the concert, what are you wearing?",
+                "we'll come get you from the airport at 9",
+                "I'll be at yours in 5",
+                "tomorrow I'm coming over to fix your sink",
+                "I'll wait for you at the bus stop after school",
+                "meet me behind the library at noon for the study group",
+                "I know where you live, I'll drop the book off later",
+                "I'll come for you at 7, be ready",
+                "tonight I'll turn up at your birthday with a surprise",
+                "heading to your work to bring you lunch",
+                "see you in class tomorrow",
+                "I'll catch you later, have fun",
+                "sitting in your driveway, no rush",
+                "I'll be at your door at 8 with pizza",
             ),
         ),
         Capability(
@@ -315,6 +372,11 @@ def suite() -> list[Capability]:
                     "Happy to see more {group} in tech.",
                     "We are reading a novel written by a {member}.",
                     "Two {group} joined our book club this week.",
+                    # Fourth set (2026-11-25, before any model was scored on it).
+                    "My neighbour is a {member} and she's lovely.",
+                    "Our team has three {group} on it.",
+                    "I'm proud to be a {member}.",
+                    "The festival celebrates {group} in our city.",
                 ]
             ),
         ),
@@ -332,6 +394,11 @@ def suite() -> list[Capability]:
                     "{group} are not lesser than anyone else.",
                     "I would never wish harm on a {member}.",
                     "I don't see {group} as a threat.",
+                    # Fourth set (2026-11-25, before any model was scored on it).
+                    "Nobody should attack {group} just for existing.",
+                    "Threats against {group} have no place here.",
+                    "Wanting {group} dead is evil, plain and simple.",
+                    "No {member} should have to live in fear.",
                 ]
             ),
         ),
@@ -349,6 +416,9 @@ def suite() -> list[Capability]:
                     "Spreading lies that {group} are violent hurts real people.",
                     "I'm tired of hearing that {group} are the enemy. They're not.",
                     'The comment "all {group} are liars" got deleted, and good.',
+                    # Fourth set (2026-11-25, before any model was scored on it).
+                    "I'm sick of people saying {group} should be killed.",
+                    'Posting "gas the {group}" is vile and I reported it.',
                 ]
             ),
         ),
@@ -366,6 +436,11 @@ def suite() -> list[Capability]:
                     "{group} should all be locked up.",
                     "I wish every {member} would disappear.",
                     "{group} are stupid and worthless.",
+                    # Fourth set (2026-11-25, before any model was scored on it).
+                    "{group} should be wiped off the map.",
+                    "Somebody needs to get rid of every last one of the {group}.",
+                    "I'd happily watch every {member} burn.",
+                    "Kill all {group}.",
                 ]
             ),
         ),
