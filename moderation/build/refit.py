@@ -19,11 +19,14 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from moderation.errors import EmptyTextError, ModerationError
+
+if TYPE_CHECKING:
+    from moderation.build.datasets import Example
 
 log = logging.getLogger(__name__)
 
@@ -272,6 +275,24 @@ def features(classifier: Any, session: Any, name: str, texts: Sequence[str]) -> 
     return np.stack([r if r is not None else np.zeros(width, np.float32) for r in rows])
 
 
+def refit_validation_sets(
+    data_dir: Path, chitchat_val: int, seed: int, threat_corpus: bool
+) -> dict[str, list[Example]]:
+    """The validation splits a refit is judged on: with the template sets its rows are
+    trained on (counterfactuals, broad frames, and the threat corpus when the model was
+    trained on it). Row fitting and threshold choice must read the same ones."""
+    from moderation.build import datasets
+
+    return datasets.validation_sets(
+        data_dir,
+        chitchat_val,
+        seed,
+        counterfactuals=True,
+        broad_templates=True,
+        threat_corpus=threat_corpus,
+    )
+
+
 def refit_model(
     model_dir: Path,
     data_dir: Path,
@@ -319,14 +340,7 @@ def refit_model(
         threat_corpus=threat_corpus,
     )
     train += datasets.with_evasions(train, evasion_fraction, seed)
-    val = datasets.validation_sets(
-        data_dir,
-        chitchat_val,
-        seed,
-        counterfactuals=True,
-        broad_templates=True,
-        threat_corpus=threat_corpus,
-    )
+    val = refit_validation_sets(data_dir, chitchat_val, seed, threat_corpus)
     log.info("refit: features of %d training texts", len(train))
     train_x = features(classifier, session, name, [e.text for e in train])
     targets = np.array([e.targets for e in train])
@@ -390,7 +404,6 @@ def refit_thresholds(
 ) -> dict[str, float]:
     """The refit labels' thresholds by the build's rule (evaluate.choose_threshold on
     their int8 validation split, within their benign-chat budget); others unchanged."""
-    from moderation.build import datasets
     from moderation.build.evaluate import (
         MAX_BENIGN_RATE_PER_LABEL,
         THRESHOLD_SPLIT,
@@ -401,14 +414,7 @@ def refit_thresholds(
     from moderation.config import ClassifierSettings
 
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
-    val = datasets.validation_sets(
-        data_dir,
-        chitchat_val,
-        seed,
-        counterfactuals=True,
-        broad_templates=True,
-        threat_corpus=threat_corpus,
-    )
+    val = refit_validation_sets(data_dir, chitchat_val, seed, threat_corpus)
     benign = int8_scores(classifier, [e.text for e in val["chitchat"]])
     thresholds = dict(load_manifest(model_dir)["thresholds"])
     for label in refit:
