@@ -179,6 +179,13 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     )
     from moderation.policy import Policy
 
+    if ns.only is None and ns.data is None:
+        raise ModerationError(
+            "eval needs --data (the shared data folder), or --only behaviour to score the "
+            "suite again into a stored report"
+        )
+    if ns.only is None and not ns.data.is_dir():
+        raise ModerationError(f"--data {ns.data}: no such folder (the shared data sets)")
     settings = classifier_settings(Source())
     classifier = Classifier(settings)
     policy = Policy.for_model(
@@ -192,8 +199,6 @@ def cmd_eval(ns: argparse.Namespace) -> int:
                 "to update: run the whole `moderation eval --write` first"
             )
         report = with_behaviour_rescored(stored, classifier, policy)
-    elif ns.data is None or not ns.data.is_dir():
-        raise ModerationError(f"--data {ns.data}: no such folder (the shared data sets)")
     else:
         report = evaluate(classifier, policy, ns.data, ns.chat_messages)
     sys.stdout.write(markdown(report))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
+from pathlib import Path
 
 import orjson
 
@@ -73,3 +74,16 @@ def test_version() -> None:
         [sys.executable, "-m", "moderation.cli", "--version"], capture_output=True, timeout=60
     )
     assert proc.returncode == 0 and proc.stdout.decode().strip() == f"moderation {__version__}"
+
+
+def test_eval_without_data_says_what_it_needs_before_loading_the_model(tmp_path: Path) -> None:
+    base = [sys.executable, "-m", "moderation.cli", "eval"]
+    missing = subprocess.run(base, capture_output=True, timeout=120, check=False)
+    assert missing.returncode == 2
+    assert b"eval needs --data (the shared data folder), or --only behaviour" in missing.stderr
+    assert b"loaded" not in missing.stderr  # refused before the model was read
+    wrong = subprocess.run(
+        [*base, "--data", str(tmp_path / "absent")], capture_output=True, timeout=120, check=False
+    )
+    assert wrong.returncode == 2
+    assert b"absent: no such folder" in wrong.stderr
