@@ -192,10 +192,11 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
     if ns.only == "behaviour":
-        stored = reports(settings.model_dir).get(cpu_info().kind)
+        kind = cpu_info().kind
+        stored = reports(settings.model_dir).get(kind)
         if stored is None:
             raise ModerationError(
-                f"eval --only behaviour: no eval-{cpu_info().kind}.json beside the model "
+                f"eval --only behaviour: no eval-{kind}.json beside the model "
                 "to update: run the whole `moderation eval --write` first"
             )
         report = with_behaviour_rescored(stored, classifier, policy)
