@@ -144,6 +144,13 @@ def parser() -> argparse.ArgumentParser:
         "harmless twin (build/threat_corpus.py); default: the TrainSettings value",
     )
     b.add_argument(
+        "--balance-identity-terms",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="swap identity words that ToxiGen names only in hateful statements for "
+        "training groups' (build/term_balance.py); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

@@ -134,6 +134,11 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
             defaults.insult_templates if ns.insult_templates is None else ns.insult_templates
         ),
         "threat_corpus": (defaults.threat_corpus if ns.threat_corpus is None else ns.threat_corpus),
+        "balance_identity_terms": (
+            defaults.balance_identity_terms
+            if ns.balance_identity_terms is None
+            else ns.balance_identity_terms
+        ),
         "pooling": ns.pooling or defaults.pooling,
     }
     build_model(

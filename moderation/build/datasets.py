@@ -272,18 +272,26 @@ def training_set(
     counterfactuals: bool = False,
     insult_templates: bool = False,
     threat_corpus: bool = False,
+    balance_identity_terms: bool = False,
 ) -> list[Example]:
     """Every training example from the shared data and the packaged data sets; the
     templates ``template_repeat`` times (a few hundred sentences against tens of
     thousands of tweets would otherwise barely move the heads they are there for),
-    TweetEval offensive ``offensive_repeat`` times."""
+    TweetEval offensive ``offensive_repeat`` times. ``balance_identity_terms``: ToxiGen's
+    identity words that it names only in hateful statements are swapped for training
+    groups' (build/term_balance.py)."""
+    from moderation.build.term_balance import balance_terms
+
+    statements = toxigen(data_dir, "train")
+    if balance_identity_terms:
+        statements = balance_terms(statements, seed)
     return (
         tweeteval(data_dir, "offensive", "train") * offensive_repeat
         + tweeteval(data_dir, "hate", "train")
         + davidson(data_dir, "train")
         + insults("train")
         + convabuse(data_dir, "train")
-        + toxigen(data_dir, "train")
+        + statements
         + templates(
             "train",
             broad=broad_templates,

@@ -96,6 +96,7 @@ def build_model(
             seed=TrainSettings().seed,
             evasion_fraction=settings.evasion_fraction,
             threat_corpus=settings.threat_corpus,
+            balance_identity_terms=settings.balance_identity_terms,
         )
         best = patch_checkpoint(best, work_dir / "refit", columns)
         sha = file_sha256(out_dir / MODEL_FILE)

@@ -303,12 +303,14 @@ def refit_model(
     seed: int,
     evasion_fraction: float,
     threat_corpus: bool = False,
+    balance_identity_terms: bool = False,
 ) -> tuple[list[str], dict[int, tuple[np.ndarray, float]], list[RowFit]]:
     """Refit ``refit``'s rows of ``model_dir/model.onnx`` in place; return the labels,
     the new columns by label index and how each row was chosen. Training: the
     fine-tune's sources with the counterfactual and broad template sets (and evasive
     copies, as the fine-tune had), and ``threat_corpus`` (build/threat_corpus.py) when
-    the model was trained on it; validation: the same sets' validation splits."""
+    the model was trained on it; ``balance_identity_terms`` as the fine-tune had it;
+    validation: the same sets' validation splits."""
     import onnx
     import onnxruntime as ort
 
@@ -338,6 +340,7 @@ def refit_model(
         broad_templates=True,
         counterfactuals=True,
         threat_corpus=threat_corpus,
+        balance_identity_terms=balance_identity_terms,
     )
     train += datasets.with_evasions(train, evasion_fraction, seed)
     val = refit_validation_sets(data_dir, chitchat_val, seed, threat_corpus)
@@ -461,6 +464,7 @@ def refit_in_place(
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
         threat_corpus=threat_corpus,
+        balance_identity_terms=settings.balance_identity_terms,
     )
     thresholds = refit_thresholds(
         model_dir,

@@ -72,6 +72,9 @@ class TrainSettings:
     # Train on the broad threat corpus too (build/threat_corpus.py): many more threat
     # frames, each beside its harmless twin, and plans to meet as negatives.
     threat_corpus: bool = False
+    # Swap identity words that ToxiGen names only in hateful statements ("trans": 76 of
+    # 76 in its training split) for training groups' (build/term_balance.py).
+    balance_identity_terms: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"
@@ -162,6 +165,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.counterfactuals,
         settings.insult_templates,
         settings.threat_corpus,
+        settings.balance_identity_terms,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")
