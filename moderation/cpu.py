@@ -41,6 +41,19 @@ class CpuInfo:
             return "avx512"
         return "avx2" if self.avx2 else "baseline"
 
+    @property
+    def vendor(self) -> str:
+        """``intel``, ``amd`` or ``other``, from the model name."""
+        name = self.model_name.lower()
+        return "intel" if "intel" in name else "amd" if "amd" in name else "other"
+
+    @property
+    def section(self) -> str:
+        """Where a benchmark's figures go: the int8 tier and the vendor. One kind's
+        machines differ between vendors (an AMD Zen 4 has AVX-512 VNNI as a Cascade Lake
+        does, at another clock and cache), so each keeps its own figures."""
+        return f"{self.kind}-{self.vendor}"
+
     def describe(self) -> str:
         """One line for reports: model name, cores and the flags int8 speed hangs on."""
 

@@ -49,12 +49,16 @@ def replace_section(doc: str, marker: str, body: str, sibling: str | None = None
     return doc.rstrip() + "\n\n" + block + "\n"
 
 
+VENDOR_NAMES = {"intel": "Intel", "amd": "AMD", "other": "other vendors"}
+
+
 def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = None) -> None:
     """Put ``body`` into its marked section of the docs page, with its plot beside it.
 
     Figures compare only within one CPU kind (int8 speed differs several times between
-    AVX2 and AVX-512 VNNI), so each kind keeps its own section (``marker-<kind>``),
-    headed by the CPU, and its own plot file.
+    AVX2 and AVX-512 VNNI) and one vendor's machines of it, so each keeps its own
+    section (``marker-<kind>-<vendor>``), headed by the CPU's model name and flags, and
+    its own plot file.
     """
     from moderation.cpu import cpu_info
 
@@ -64,14 +68,15 @@ def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = No
             f"not writing {docs}: this CPU is emulated ({cpu.describe()}); its timings "
             "say nothing about the CPU it imitates (pass --docs '' to print only)"
         )
-    if "CPU:" not in body:
-        body = f"CPU: {cpu.describe()}.\n\n{body}"
-    body = f"#### On {cpu.kind}\n\n{body}"
+    line = f"CPU: {cpu.describe()}."
+    if line not in body:
+        body = f"{line}\n\n{body}"
+    body = f"#### On {cpu.kind}, {VENDOR_NAMES[cpu.vendor]}\n\n{body}"
     if png is not None:
-        kind_png = png.with_name(f"{png.stem}-{cpu.kind}{png.suffix}")
+        kind_png = png.with_name(f"{png.stem}-{cpu.section}{png.suffix}")
         body = body.replace(f"]({png.name})", f"]({kind_png.name})")
     docs.parent.mkdir(parents=True, exist_ok=True)
     doc = docs.read_text() if docs.exists() else "# Benchmarks\n"
-    docs.write_text(replace_section(doc, f"{marker}-{cpu.kind}", body, sibling=marker))
+    docs.write_text(replace_section(doc, f"{marker}-{cpu.section}", body, sibling=marker))
     if png is not None:
         shutil.copyfile(png, docs.parent / kind_png.name)

@@ -30,3 +30,39 @@ def test_an_emulated_cpu_writes_no_benchmark(
     with pytest.raises(RuntimeError, match="emulated"):
         stats.write_docs_section(docs, "bench-model", "| a |")
     assert not docs.exists()
+
+
+def test_one_kind_on_two_vendors_keeps_two_sections_each_naming_its_cpu(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moderation import cpu
+    from moderation.bench import stats
+
+    docs = tmp_path / "benchmarks.md"
+    machines = [
+        cpu.CpuInfo(2, True, True, "Intel(R) Xeon(R) Processor", avx2=True),
+        cpu.CpuInfo(2, True, True, "AMD EPYC 9R14", avx2=True),
+    ]
+    for machine, figure in zip(machines, ("| 1.30 |", "| 0.90 |"), strict=True):
+        monkeypatch.setattr(cpu, "cpu_info", lambda m=machine: m)
+        stats.write_docs_section(docs, "bench-spin", f"CPU: process time.\n\n{figure}")
+    doc = docs.read_text()
+    intel = doc.split("<!-- bench-spin-avx512-vnni-intel:start -->")[1].split(":end")[0]
+    amd = doc.split("<!-- bench-spin-avx512-vnni-amd:start -->")[1].split(":end")[0]
+    assert "On avx512-vnni, Intel" in intel and "| 1.30 |" in intel
+    assert "CPU: Intel(R) Xeon(R) Processor (2 usable cores" in intel
+    assert "On avx512-vnni, AMD" in amd and "| 0.90 |" in amd and "CPU: AMD EPYC 9R14" in amd
+    assert doc.index("vnni-intel:end") < doc.index("vnni-amd:start")
+
+
+def test_every_section_of_the_docs_names_its_cpu_and_vendor() -> None:
+    import re
+
+    root = Path(__file__).resolve().parents[2] / "docs"
+    for page in ("benchmarks.md", "reliability.md"):
+        text = (root / page).read_text()
+        sections = re.findall(r"<!-- (\S+?):start -->(.*?)<!-- \1:end -->", text, re.S)
+        assert sections, page
+        for marker, body in sections:
+            assert re.search(r"-(intel|amd|other)$", marker), marker
+            assert "CPU: " in body and "usable cores" in body, marker

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from moderation.build.datasets import Example, _targets
+from moderation.build.templates import TRAIN_GROUPS
 from moderation.build.term_balance import (
     MIN_MENTIONS,
     REPLACEMENTS,
     balance_terms,
     skews,
 )
-from moderation.build.templates import TRAIN_GROUPS
 from moderation.evaluation.behaviour import GROUPS
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -54,7 +54,7 @@ def test_a_family_named_only_in_positives_is_swapped_and_keeps_its_label() -> No
 def test_too_few_mentions_leave_a_family_alone() -> None:
     few = [_hateful(f"trans people are a problem number {i}") for i in range(MIN_MENTIONS - 1)]
     assert balance_terms(few, seed=13) == few
-    assert [s for s in skews(few) if s.family == "trans"][0].mentions == MIN_MENTIONS - 1
+    assert next(s for s in skews(few) if s.family == "trans").mentions == MIN_MENTIONS - 1
 
 
 def test_the_swap_is_seeded_and_uses_more_than_one_group() -> None:
@@ -77,7 +77,7 @@ def test_toxigen_names_trans_people_only_in_hate_and_training_no_longer_does() -
     from moderation.build import datasets
 
     train = datasets.toxigen(DATA, "train")
-    trans = [s for s in skews(train) if s.family == "trans"][0]
+    trans = next(s for s in skews(train) if s.family == "trans")
     assert trans.one_sided and trans.positives == trans.mentions
     assert not any(s.one_sided for s in skews(balance_terms(train, seed=13)))
     full = datasets.training_set(DATA, 10, 13, balance_identity_terms=True)
