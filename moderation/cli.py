@@ -177,8 +177,10 @@ def parser() -> argparse.ArgumentParser:
     rh.add_argument("--labels", nargs="+", default=list(REFIT_LABELS), metavar="LABEL")
     rh.add_argument(
         "--threat-corpus",
-        action="store_true",
-        help="the model was trained on the threat corpus: refit on it too",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="refit on the threat corpus too (or not); default: as model.json says the "
+        "model was fine-tuned",
     )
     rh.set_defaults(func=cmd_refit_heads)
 

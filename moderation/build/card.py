@@ -94,6 +94,16 @@ def write_card(
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",
+        *(
+            [
+                "ToxiGen's training statements had their identity words that it names only "
+                "in hateful statements (trans people) swapped for training groups' "
+                "(moderation/build/term_balance.py); its validation statements are as "
+                "published.",
+            ]
+            if s.get("balance_identity_terms")
+            else []
+        ),
         "A message is nudged when any label reaches its threshold.",
         "",
         "## Training",

@@ -31,6 +31,14 @@ from moderation.errors import ModerationError
 log = logging.getLogger(__name__)
 
 
+def training_sets(settings: TrainSettings) -> dict[str, bool]:
+    """The optional training sets a model was built with, as model.json records them."""
+    return {
+        "threat_corpus": settings.threat_corpus,
+        "balance_identity_terms": settings.balance_identity_terms,
+    }
+
+
 def build_model(
     data_dir: Path,
     out_dir: Path,
@@ -86,6 +94,8 @@ def build_model(
         best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx", nfkc=True, quant=quant
     )
     labels = manifest["labels"]
+    # What a later `moderation refit-heads` must train on to match the fine-tune.
+    manifest["training_sets"] = training_sets(settings)
     if refit:
         _, columns, fits = refit_model(
             out_dir,

@@ -436,15 +436,30 @@ def refit_thresholds(
     return thresholds
 
 
+def recipe_of(manifest: Mapping[str, Any]) -> tuple[bool, bool]:
+    """``(threat_corpus, balance_identity_terms)`` the model was fine-tuned with: as
+    its model.json records them, else the build's defaults (files built before the
+    record existed were built with the defaults of their day)."""
+    from moderation.build.train import TrainSettings
+
+    defaults = TrainSettings()
+    recorded = manifest.get("training_sets", {})
+    return (
+        bool(recorded.get("threat_corpus", defaults.threat_corpus)),
+        bool(recorded.get("balance_identity_terms", defaults.balance_identity_terms)),
+    )
+
+
 def refit_in_place(
     model_dir: Path,
     data_dir: Path,
     refit: Sequence[str] = REFIT_LABELS,
-    threat_corpus: bool = False,
+    threat_corpus: bool | None = None,
 ) -> dict[str, Any]:
     """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
-    and write the new file's id and the refit's record into model.json.
-    ``threat_corpus``: the model was trained on it, so the refit trains on it too."""
+    and write the new file's id and the refit's record into model.json. The refit
+    trains on the sets the fine-tune trained on (``recipe_of``); ``threat_corpus``
+    overrides that one."""
     import json
 
     from moderation.build.card import write_refit_section
@@ -455,6 +470,9 @@ def refit_in_place(
 
     settings = TrainSettings()
     before = load_manifest(model_dir)
+    corpus, balanced = recipe_of(before)
+    if threat_corpus is not None:
+        corpus = threat_corpus
     _, _, fits = refit_model(
         model_dir,
         data_dir,
@@ -463,8 +481,8 @@ def refit_in_place(
         chitchat_val=settings.chitchat_val,
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
-        threat_corpus=threat_corpus,
-        balance_identity_terms=settings.balance_identity_terms,
+        threat_corpus=corpus,
+        balance_identity_terms=balanced,
     )
     thresholds = refit_thresholds(
         model_dir,
@@ -472,7 +490,7 @@ def refit_in_place(
         refit,
         chitchat_val=settings.chitchat_val,
         seed=settings.seed,
-        threat_corpus=threat_corpus,
+        threat_corpus=corpus,
     )
     sha = file_sha256(model_dir / MODEL_FILE)
     manifest = {
@@ -480,7 +498,7 @@ def refit_in_place(
         "id": f"{before['name']}@{sha[:12]}",
         "sha256": sha,
         "thresholds": thresholds,
-        "head_refit": head_refit_record(before["id"], fits, threat_corpus),
+        "head_refit": head_refit_record(before["id"], fits, corpus),
     }
     (model_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     write_refit_section(model_dir, manifest, cpu_info().kind)

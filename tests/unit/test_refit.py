@@ -295,3 +295,15 @@ def test_the_card_says_what_was_refit_and_keeps_one_section(tmp_path: Path) -> N
     assert "| threat | 1e-05 | held-out template frames | 0.0867 | 0.0080 | 0.31 |" in text
     assert text.count(f"Rebuild: `{REBUILD} --refit-heads`.") == 1
     assert text.endswith("old rows\n")
+
+
+def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
+    from moderation.build.refit import recipe_of
+    from moderation.build.train import TrainSettings
+
+    recorded = {"training_sets": {"threat_corpus": True, "balance_identity_terms": False}}
+    assert recipe_of(recorded) == (True, False)
+    flipped = {"training_sets": {"threat_corpus": False, "balance_identity_terms": True}}
+    assert recipe_of(flipped) == (False, True)
+    defaults = TrainSettings()
+    assert recipe_of({}) == (defaults.threat_corpus, defaults.balance_identity_terms)
