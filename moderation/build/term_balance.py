@@ -86,8 +86,9 @@ class Skew:
         return self.mentions >= MIN_MENTIONS and self.positive_share >= MAX_POSITIVE_SHARE
 
 
-def _pattern(family: str) -> re.Pattern[str]:
-    return re.compile(rf"\b(?:{FAMILIES[family]})\b", re.IGNORECASE)
+def _pattern(families: Sequence[str]) -> re.Pattern[str]:
+    """Whole words of any of ``families``, case-insensitive."""
+    return re.compile(rf"\b(?:{'|'.join(FAMILIES[f] for f in families)})\b", re.IGNORECASE)
 
 
 def skews(examples: Sequence[Example], label: int = 0) -> list[Skew]:
@@ -95,7 +96,7 @@ def skews(examples: Sequence[Example], label: int = 0) -> list[Skew]:
     (a target index; examples with that target unknown are not counted)."""
     out = []
     for family in FAMILIES:
-        pattern = _pattern(family)
+        pattern = _pattern([family])
         named = [e for e in examples if e.targets[label] >= 0 and pattern.search(e.text)]
         out.append(Skew(family, len(named), sum(1 for e in named if e.targets[label] == 1)))
     return out
@@ -107,7 +108,7 @@ def balance_terms(examples: Sequence[Example], seed: int, label: int = 0) -> lis
     one_sided = [s.family for s in skews(examples, label) if s.one_sided]
     if not one_sided:
         return list(examples)
-    pattern = re.compile(rf"\b(?:{'|'.join(FAMILIES[f] for f in one_sided)})\b", re.IGNORECASE)
+    pattern = _pattern(one_sided)
     rng = random.Random(seed)
     out = []
     for e in examples:
