@@ -51,6 +51,7 @@ def load_classifier(settings: ClassifierSettings) -> tuple[Classifier, Policy]:
             "avx2": str(cpu.avx2).lower(),
             "avx512": str(cpu.avx512).lower(),
             "vnni": str(cpu.vnni).lower(),
+            "amx": str(cpu.amx).lower(),
             "emulated": str(cpu.emulated).lower(),
             "usable_cores": str(cpu.usable_cores),
         }

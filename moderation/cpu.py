@@ -31,6 +31,10 @@ class CpuInfo:
     # CPUID shows fewer of these flags than /proc/cpuinfo: an emulator (or a
     # hypervisor's mask). int8 arithmetic follows CPUID; speed means nothing here.
     emulated: bool = False
+    # AMX int8 tiles (Sapphire Rapids and later): ONNX Runtime's MLAS runs its u8s8
+    # GEMMs on them when the kernel grants the tile state. The sums are exact as with
+    # VNNI, so the scores are VNNI's and the kind stays; the speed is another class.
+    amx: bool = False
 
     @property
     def kind(self) -> str:
@@ -51,8 +55,9 @@ class CpuInfo:
     def section(self) -> str:
         """Where a benchmark's figures go: the int8 tier and the vendor. One kind's
         machines differ between vendors (an AMD Zen 4 has AVX-512 VNNI as a Cascade Lake
-        does, at another clock and cache), so each keeps its own figures."""
-        return f"{self.kind}-{self.vendor}"
+        does, at another clock and cache), so each keeps its own figures; so does a CPU with
+        AMX int8 tiles, whose int8 GEMMs run on other units than its kind's."""
+        return f"{self.kind}-amx-{self.vendor}" if self.amx else f"{self.kind}-{self.vendor}"
 
     def describe(self) -> str:
         """One line for reports: model name, cores and the flags int8 speed hangs on."""
@@ -61,9 +66,10 @@ class CpuInfo:
             return "yes" if flag else "no"
 
         emulated = "; emulated: CPUID shows fewer flags than /proc/cpuinfo" if self.emulated else ""
+        amx = ", AMX-int8 yes" if self.amx else ""
         return (
             f"{self.model_name} ({self.usable_cores} usable cores; AVX2 {yes(self.avx2)}, "
-            f"AVX-512 {yes(self.avx512)}, VNNI {yes(self.vnni)}{emulated})"
+            f"AVX-512 {yes(self.avx512)}, VNNI {yes(self.vnni)}{amx}{emulated})"
         )
 
 
@@ -130,6 +136,13 @@ def int8_flags(
     return avx2, avx512, vnni, denied
 
 
+def amx_int8(proc_flags: set[str], emulated: bool) -> bool:
+    """AMX int8 tiles, from /proc/cpuinfo (the kernel lists them only when it can give
+    a process the tile state). numpy's table has no name for them, so, as with
+    AVX-VNNI, they are not trusted where CPUID has already denied a flag."""
+    return {"amx_tile", "amx_int8"} <= proc_flags and not emulated
+
+
 def cpu_info() -> CpuInfo:
     """Read /proc/cpuinfo once (flags, model name) and confirm the flags with CPUID."""
     flags: set[str] = set()
@@ -152,6 +165,7 @@ def cpu_info() -> CpuInfo:
         model_name=name,
         avx2=avx2,
         emulated=emulated,
+        amx=amx_int8(flags, emulated),
     )
 
 

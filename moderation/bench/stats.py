@@ -57,7 +57,7 @@ def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = No
 
     Figures compare only within one CPU kind (int8 speed differs several times between
     AVX2 and AVX-512 VNNI) and one vendor's machines of it, so each keeps its own
-    section (``marker-<kind>-<vendor>``), headed by the CPU's model name and flags, and
+    section (``marker-<kind>[-amx]-<vendor>``), headed by the CPU's model name and flags, and
     its own plot file.
     """
     from moderation.cpu import cpu_info
@@ -71,7 +71,8 @@ def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = No
     line = f"CPU: {cpu.describe()}."
     if line not in body:
         body = f"{line}\n\n{body}"
-    body = f"#### On {cpu.kind}, {VENDOR_NAMES[cpu.vendor]}\n\n{body}"
+    tiles = " with AMX" if cpu.amx else ""
+    body = f"#### On {cpu.kind}{tiles}, {VENDOR_NAMES[cpu.vendor]}\n\n{body}"
     if png is not None:
         kind_png = png.with_name(f"{png.stem}-{cpu.section}{png.suffix}")
         body = body.replace(f"]({png.name})", f"]({kind_png.name})")

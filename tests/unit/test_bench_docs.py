@@ -55,6 +55,28 @@ def test_one_kind_on_two_vendors_keeps_two_sections_each_naming_its_cpu(
     assert doc.index("vnni-intel:end") < doc.index("vnni-amd:start")
 
 
+def test_an_amx_machine_leaves_the_same_vendors_vnni_figures_standing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moderation import cpu
+    from moderation.bench import stats
+
+    docs = tmp_path / "benchmarks.md"
+    name = "Intel(R) Xeon(R) Processor"
+    machines = [
+        cpu.CpuInfo(2, True, True, name, avx2=True),
+        cpu.CpuInfo(2, True, True, name, avx2=True, amx=True),
+    ]
+    for machine, figure in zip(machines, ("| 1.30 |", "| 0.70 |"), strict=True):
+        monkeypatch.setattr(cpu, "cpu_info", lambda m=machine: m)
+        stats.write_docs_section(docs, "bench-model", f"CPU: process time.\n\n{figure}")
+    doc = docs.read_text()
+    vnni = doc.split("<!-- bench-model-avx512-vnni-intel:start -->")[1].split(":end")[0]
+    amx = doc.split("<!-- bench-model-avx512-vnni-amx-intel:start -->")[1].split(":end")[0]
+    assert "| 1.30 |" in vnni and "AMX" not in vnni
+    assert "| 0.70 |" in amx and "AMX-int8 yes" in amx and "On avx512-vnni with AMX" in amx
+
+
 def test_every_section_of_the_docs_names_its_cpu_and_vendor() -> None:
     import re
 

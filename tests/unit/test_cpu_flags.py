@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from moderation.cpu import CpuInfo, int8_flags
+from moderation.cpu import CpuInfo, amx_int8, int8_flags
 
 SPR = {"avx2", "avx512f", "avx512_vnni", "avx_vnni"}
 EPYC = {"avx2", "fma"}
@@ -38,3 +38,21 @@ def test_describe_says_emulated() -> None:
     info = CpuInfo(2, False, False, "Xeon", avx2=True, emulated=True)
     assert "emulated" in info.describe()
     assert "emulated" not in CpuInfo(2, True, True, "Xeon", avx2=True).describe()
+
+
+def test_amx_needs_both_tile_flags_and_a_cpuid_that_did_not_lie() -> None:
+    spr_amx = SPR | {"amx_tile", "amx_int8", "amx_bf16"}
+    assert amx_int8(spr_amx, emulated=False)
+    # qemu answering CPUID as EPYC-Rome shows the host's /proc/cpuinfo, AMX included.
+    assert not amx_int8(spr_amx, emulated=True)
+    assert not amx_int8(SPR, emulated=False)  # Cascade Lake, Zen 4
+    assert not amx_int8(SPR | {"amx_bf16", "amx_tile"}, emulated=False)  # no int8 tiles
+
+
+def test_amx_keeps_the_kind_and_says_so() -> None:
+    plain = CpuInfo(2, True, True, "Intel(R) Xeon(R) Processor", avx2=True)
+    amx = CpuInfo(2, True, True, "Intel(R) Xeon(R) Processor", avx2=True, amx=True)
+    # Exact integer sums on either unit: one evaluation report serves both.
+    assert plain.kind == amx.kind == "avx512-vnni"
+    assert (plain.section, amx.section) == ("avx512-vnni-intel", "avx512-vnni-amx-intel")
+    assert "AMX-int8 yes" in amx.describe() and "AMX" not in plain.describe()
