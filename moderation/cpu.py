@@ -10,8 +10,11 @@ AVX2 int8 kernels (scripts/emulate-avx2.sh). A flag counts only if both show it.
 
 from __future__ import annotations
 
+import ctypes
 import math
 import os
+import platform
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +38,9 @@ class CpuInfo:
     # GEMMs on them when the kernel grants the tile state. The sums are exact as with
     # VNNI, so the scores are VNNI's and the kind stays; the speed is another class.
     amx: bool = False
+    # The CPU has them but the kernel refused this process the tile state (a seccomp
+    # profile, an old kernel, scripts/without-amx.sh): MLAS keeps its VNNI kernels.
+    amx_refused: bool = False
 
     @property
     def kind(self) -> str:
@@ -67,6 +73,7 @@ class CpuInfo:
 
         emulated = "; emulated: CPUID shows fewer flags than /proc/cpuinfo" if self.emulated else ""
         amx = ", AMX-int8 yes" if self.amx else ""
+        amx += ", AMX-int8 refused to this process" if self.amx_refused else ""
         return (
             f"{self.model_name} ({self.usable_cores} usable cores; AVX2 {yes(self.avx2)}, "
             f"AVX-512 {yes(self.avx512)}, VNNI {yes(self.vnni)}{amx}{emulated})"
@@ -143,6 +150,24 @@ def amx_int8(proc_flags: set[str], emulated: bool) -> bool:
     return {"amx_tile", "amx_int8"} <= proc_flags and not emulated
 
 
+# x86-64 Linux: arch_prctl's number, and its request for a permission of XSAVE state.
+_SYS_ARCH_PRCTL = 158
+_ARCH_REQ_XCOMP_PERM = 0x1023
+_XFEATURE_XTILEDATA = 18
+
+
+def amx_granted() -> bool:
+    """Ask the kernel for the AMX tile state, as ONNX Runtime's MLAS does when it loads
+    (it keeps its VNNI kernels when refused); granting it twice is harmless."""
+    if not sys.platform.startswith("linux") or platform.machine() != "x86_64":
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.syscall(_SYS_ARCH_PRCTL, _ARCH_REQ_XCOMP_PERM, _XFEATURE_XTILEDATA)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 def cpu_info() -> CpuInfo:
     """Read /proc/cpuinfo once (flags, model name) and confirm the flags with CPUID."""
     flags: set[str] = set()
@@ -158,6 +183,8 @@ def cpu_info() -> CpuInfo:
     except OSError:
         pass
     avx2, avx512, vnni, emulated = int8_flags(flags, cpuid_features())
+    tiles = amx_int8(flags, emulated)
+    granted = tiles and amx_granted()
     return CpuInfo(
         usable_cores=usable_cores(),
         avx512=avx512,
@@ -165,7 +192,8 @@ def cpu_info() -> CpuInfo:
         model_name=name,
         avx2=avx2,
         emulated=emulated,
-        amx=amx_int8(flags, emulated),
+        amx=granted,
+        amx_refused=tiles and not granted,
     )
 
 

@@ -68,6 +68,12 @@ def write_docs_section(docs: Path, marker: str, body: str, png: Path | None = No
             f"not writing {docs}: this CPU is emulated ({cpu.describe()}); its timings "
             "say nothing about the CPU it imitates (pass --docs '' to print only)"
         )
+    if cpu.amx_refused:
+        raise RuntimeError(
+            f"not writing {docs}: this process was refused the CPU's AMX tiles "
+            f"({cpu.describe()}); its figures belong to neither section of this CPU "
+            "(pass --docs '' to print only)"
+        )
     line = f"CPU: {cpu.describe()}."
     if line not in body:
         body = f"{line}\n\n{body}"

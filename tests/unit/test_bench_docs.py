@@ -32,6 +32,20 @@ def test_an_emulated_cpu_writes_no_benchmark(
     assert not docs.exists()
 
 
+def test_a_process_refused_its_amx_tiles_writes_no_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moderation import cpu
+    from moderation.bench import stats
+
+    fake = cpu.CpuInfo(2, True, True, "Intel(R) Xeon(R) Processor", avx2=True, amx_refused=True)
+    monkeypatch.setattr(cpu, "cpu_info", lambda: fake)
+    docs = tmp_path / "benchmarks.md"
+    with pytest.raises(RuntimeError, match="AMX"):
+        stats.write_docs_section(docs, "bench-model", "| a |")
+    assert not docs.exists()
+
+
 def test_one_kind_on_two_vendors_keeps_two_sections_each_naming_its_cpu(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

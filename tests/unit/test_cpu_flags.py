@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from moderation.cpu import CpuInfo, amx_int8, int8_flags
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from moderation.cpu import CpuInfo, amx_int8, cpu_info, int8_flags
 
 SPR = {"avx2", "avx512f", "avx512_vnni", "avx_vnni"}
 EPYC = {"avx2", "fma"}
@@ -56,3 +63,46 @@ def test_amx_keeps_the_kind_and_says_so() -> None:
     assert plain.kind == amx.kind == "avx512-vnni"
     assert (plain.section, amx.section) == ("avx512-vnni-intel", "avx512-vnni-amx-intel")
     assert "AMX-int8 yes" in amx.describe() and "AMX" not in plain.describe()
+
+
+def _proc_flags() -> set[str]:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set()
+    return next(
+        (
+            set(v.split())
+            for k, _, v in (ln.partition(":") for ln in text.splitlines())
+            if k.strip() == "flags"
+        ),
+        set(),
+    )
+
+
+WITHOUT_AMX = Path(__file__).resolve().parents[2] / "scripts" / "without-amx.sh"
+
+
+@pytest.mark.skipif(
+    not amx_int8(_proc_flags(), emulated=False) or not (shutil.which("cc") or shutil.which("gcc")),
+    reason="needs a CPU with AMX int8 and a C compiler",
+)
+def test_a_process_refused_the_tiles_is_told_apart_from_one_that_has_them() -> None:
+    here = cpu_info()
+    assert here.amx and not here.amx_refused and here.section.endswith("-amx-intel")
+    snippet = (
+        "import json; from moderation.cpu import cpu_info; c = cpu_info(); "
+        "print(json.dumps([c.amx, c.amx_refused, c.kind, c.section]))"
+    )
+    out = subprocess.run(
+        [str(WITHOUT_AMX), "python", "-c", snippet],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    amx, refused, kind, section = json.loads(out.stdout.strip().splitlines()[-1])
+    # MLAS is refused the same request, so it runs VNNI kernels: no AMX section, and
+    # the same kind (and so the same evaluation report) as with the tiles.
+    assert (amx, refused, kind) == (False, True, here.kind)
+    assert "amx" not in section
