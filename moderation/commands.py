@@ -246,6 +246,7 @@ BENCH_SUITES = {
     "client": "client",
     "normalize": "normalize",
     "spin": "spin",
+    "amx": "amx",
 }
 
 
