@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,77 +19,80 @@ def test_no_sibling_appends_at_the_end() -> None:
     assert out.endswith("<!-- x-avx2:start -->\nbody\n<!-- x-avx2:end -->\n")
 
 
-def test_an_emulated_cpu_writes_no_benchmark(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("flags", "why"),
+    [
+        ({"avx512": False, "vnni": False, "emulated": True}, "emulated"),
+        ({"avx512": True, "vnni": True, "amx_refused": True}, "AMX"),
+    ],
+    ids=["emulated CPU", "AMX tiles refused"],
+)
+def test_a_process_whose_int8_path_is_not_its_cpus_writes_no_benchmark(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: dict[str, bool], why: str
 ) -> None:
     from moderation import cpu
     from moderation.bench import stats
 
-    fake = cpu.CpuInfo(2, False, False, "Xeon", avx2=True, emulated=True)
+    fake = cpu.CpuInfo(2, model_name="Intel(R) Xeon(R) Processor", avx2=True, **flags)
     monkeypatch.setattr(cpu, "cpu_info", lambda: fake)
     docs = tmp_path / "benchmarks.md"
-    with pytest.raises(RuntimeError, match="emulated"):
+    with pytest.raises(RuntimeError, match=why):
         stats.write_docs_section(docs, "bench-model", "| a |")
     assert not docs.exists()
 
 
-def test_a_process_refused_its_amx_tiles_writes_no_figures(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _two_machines_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, machines: list[Any], marker: str
+) -> tuple[str, dict[str, str]]:
+    """Each machine writes its figure (| 1 |, | 2 |) into ``marker``'s sections: the
+    page, and each section's body by its marker."""
+    import re
+
     from moderation import cpu
     from moderation.bench import stats
 
-    fake = cpu.CpuInfo(2, True, True, "Intel(R) Xeon(R) Processor", avx2=True, amx_refused=True)
-    monkeypatch.setattr(cpu, "cpu_info", lambda: fake)
     docs = tmp_path / "benchmarks.md"
-    with pytest.raises(RuntimeError, match="AMX"):
-        stats.write_docs_section(docs, "bench-model", "| a |")
-    assert not docs.exists()
+    for i, machine in enumerate(machines, 1):
+        monkeypatch.setattr(cpu, "cpu_info", lambda m=machine: m)
+        stats.write_docs_section(docs, marker, f"CPU: process time.\n\n| {i} |")
+    doc = docs.read_text()
+    return doc, dict(re.findall(r"<!-- (\S+?):start -->(.*?)<!-- \1:end -->", doc, re.S))
 
 
 def test_one_kind_on_two_vendors_keeps_two_sections_each_naming_its_cpu(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from moderation import cpu
-    from moderation.bench import stats
+    from moderation.cpu import CpuInfo
 
-    docs = tmp_path / "benchmarks.md"
     machines = [
-        cpu.CpuInfo(2, True, True, "Intel(R) Xeon(R) Processor", avx2=True),
-        cpu.CpuInfo(2, True, True, "AMD EPYC 9R14", avx2=True),
+        CpuInfo(2, True, True, "Intel(R) Xeon(R) Processor", avx2=True),
+        CpuInfo(2, True, True, "AMD EPYC 9R14", avx2=True),
     ]
-    for machine, figure in zip(machines, ("| 1.30 |", "| 0.90 |"), strict=True):
-        monkeypatch.setattr(cpu, "cpu_info", lambda m=machine: m)
-        stats.write_docs_section(docs, "bench-spin", f"CPU: process time.\n\n{figure}")
-    doc = docs.read_text()
-    intel = doc.split("<!-- bench-spin-avx512-vnni-intel:start -->")[1].split(":end")[0]
-    amd = doc.split("<!-- bench-spin-avx512-vnni-amd:start -->")[1].split(":end")[0]
-    assert "On avx512-vnni, Intel" in intel and "| 1.30 |" in intel
+    doc, sections = _two_machines_write(tmp_path, monkeypatch, machines, "bench-spin")
+    intel, amd = sections["bench-spin-avx512-vnni-intel"], sections["bench-spin-avx512-vnni-amd"]
+    assert "On avx512-vnni, Intel" in intel and "| 1 |" in intel
     assert "CPU: Intel(R) Xeon(R) Processor (2 usable cores" in intel
-    assert "On avx512-vnni, AMD" in amd and "| 0.90 |" in amd and "CPU: AMD EPYC 9R14" in amd
+    assert "On avx512-vnni, AMD" in amd and "| 2 |" in amd and "CPU: AMD EPYC 9R14" in amd
     assert doc.index("vnni-intel:end") < doc.index("vnni-amd:start")
 
 
 def test_an_amx_machine_leaves_the_same_vendors_vnni_figures_standing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from moderation import cpu
-    from moderation.bench import stats
+    from moderation.cpu import CpuInfo
 
-    docs = tmp_path / "benchmarks.md"
     name = "Intel(R) Xeon(R) Processor"
     machines = [
-        cpu.CpuInfo(2, True, True, name, avx2=True),
-        cpu.CpuInfo(2, True, True, name, avx2=True, amx=True),
+        CpuInfo(2, True, True, name, avx2=True),
+        CpuInfo(2, True, True, name, avx2=True, amx=True),
     ]
-    for machine, figure in zip(machines, ("| 1.30 |", "| 0.70 |"), strict=True):
-        monkeypatch.setattr(cpu, "cpu_info", lambda m=machine: m)
-        stats.write_docs_section(docs, "bench-model", f"CPU: process time.\n\n{figure}")
-    doc = docs.read_text()
-    vnni = doc.split("<!-- bench-model-avx512-vnni-intel:start -->")[1].split(":end")[0]
-    amx = doc.split("<!-- bench-model-avx512-vnni-amx-intel:start -->")[1].split(":end")[0]
-    assert "| 1.30 |" in vnni and "AMX" not in vnni
-    assert "| 0.70 |" in amx and "AMX-int8 yes" in amx and "On avx512-vnni with AMX" in amx
+    _, sections = _two_machines_write(tmp_path, monkeypatch, machines, "bench-model")
+    vnni, amx = (
+        sections["bench-model-avx512-vnni-intel"],
+        sections["bench-model-avx512-vnni-amx-intel"],
+    )
+    assert "| 1 |" in vnni and "AMX" not in vnni
+    assert "| 2 |" in amx and "AMX-int8 yes" in amx and "On avx512-vnni with AMX" in amx
 
 
 def test_every_section_of_the_docs_names_its_cpu_and_vendor() -> None:
