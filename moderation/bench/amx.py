@@ -103,8 +103,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from moderation.cpu import cpu_info
 
-    if not cpu_info().amx:
-        print(f"no AMX tiles for this process ({cpu_info().describe()}): nothing to compare")
+    cpu = cpu_info()
+    if not cpu.amx:
+        print(f"no AMX tiles for this process ({cpu.describe()}): nothing to compare")
         return 2
     if not SCRIPT.is_file():
         print(f"{SCRIPT} is missing: run from a checkout")
@@ -114,29 +115,29 @@ def main(argv: list[str] | None = None) -> int:
         order = (False, True) if r % 2 == 0 else (True, False)
         for refuse in order:
             runs[ARMS[int(refuse)]].append(_run_arm(refuse, ns))
-    digests = {run["scores_sha256"] for arm in ARMS for run in runs[arm]}
-    same = len(digests) == 1
-
-    def pooled(arm: str, key: str, n: str | None = None) -> list[float]:
-        return [t for run in runs[arm] for t in (run[key][n] if n else run[key])]
-
-    base = {
-        k: _ms(pooled(ARMS[1], *k), 50) for k in [("chat",)] + [("fixed", str(n)) for n in LENGTHS]
+    same = len({run["scores_sha256"] for arm in ARMS for run in runs[arm]}) == 1
+    # Per arm, every round's times pooled: "chat", and each fixed length by its name.
+    timed = {
+        arm: {
+            "chat": [t for run in runs[arm] for t in run["chat"]],
+            **{str(n): [t for run in runs[arm] for t in run["fixed"][str(n)]] for n in LENGTHS},
+        }
+        for arm in ARMS
     }
+    base = {k: _ms(v, 50) for k, v in timed[ARMS[1]].items()}
     rows: list[list[str]] = []
     results: dict[str, Any] = {}
     for arm in ARMS:
-        chat = pooled(arm, "chat")
-        fixed = {n: _ms(pooled(arm, "fixed", str(n)), 50) for n in LENGTHS}
-        row = [arm, f"{_ms(chat, 50):.3f}", f"{_ms(chat, 99):.3f}"]
-        row += [f"{base[('chat',)] / _ms(chat, 50):.2f}"]
+        p50 = {k: _ms(v, 50) for k, v in timed[arm].items()}
+        chat_p99 = _ms(timed[arm]["chat"], 99)
+        row = [arm, f"{p50['chat']:.3f}", f"{chat_p99:.3f}", f"{base['chat'] / p50['chat']:.2f}"]
         for n in LENGTHS:
-            row += [f"{fixed[n]:.3f}", f"{base[('fixed', str(n))] / fixed[n]:.2f}"]
+            row += [f"{p50[str(n)]:.3f}", f"{base[str(n)] / p50[str(n)]:.2f}"]
         rows.append(row)
         results[arm] = {
-            "chat_p50_ms": _ms(chat, 50),
-            "chat_p99_ms": _ms(chat, 99),
-            **{f"tokens_{n}_p50_ms": fixed[n] for n in LENGTHS},
+            "chat_p50_ms": p50["chat"],
+            "chat_p99_ms": chat_p99,
+            **{f"tokens_{n}_p50_ms": p50[str(n)] for n in LENGTHS},
         }
     headers = ["int8 GEMMs on", "chat p50 ms", "chat p99 ms", "x VNNI"]
     for n in LENGTHS:
