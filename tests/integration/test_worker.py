@@ -15,10 +15,10 @@ import pytest
 
 from moderation import metrics
 from moderation.config import CacheSettings, WorkerSettings
-from moderation.engine import MIN_FIT_TOKENS
 from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
 from tests.integration.workers import running, unstarted
+from tests.slow_model import teach_a_slow_model
 from tests.topics import Topics
 
 pytestmark = pytest.mark.integration
@@ -178,13 +178,9 @@ def test_a_long_message_the_budget_cannot_fit_is_scored_on_a_prefix(
         async with running(settings, model, cache=cache) as w:
             engine = w.moderator.engine
             assert engine.lanes == (2 if long_lane_tokens else 1)
-            # The engine learns the model's time per length as it runs. Teach it a slow
-            # model (1 ms per token, several times the real one on either CPU kind), so
-            # that half the full message's time is a budget of tens of milliseconds: a
-            # prefix fits it with room to spare however fast the CPU or busy the machine.
-            for _ in range(60):
-                for n in range(MIN_FIT_TOKENS, full + 1, 8):
-                    engine.service_times(full).observe(n, n / 1000)
+            # Half the full message's time must be a budget of tens of milliseconds,
+            # however fast the CPU or busy the machine (tests/slow_model.py).
+            teach_a_slow_model(engine, full)
             half_ms = int(500 * engine.estimate(full))  # half its time
             assert half_ms >= full // 2 - 1
             records = [

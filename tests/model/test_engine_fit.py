@@ -15,6 +15,7 @@ import pytest
 from moderation import metrics
 from moderation.classifier import Classifier
 from moderation.engine import MIN_FIT_TOKENS, InferenceEngine, OverBudget, Scored, cut
+from tests.slow_model import teach_a_slow_model
 
 LONG = "we walked along the river and talked about the weekend plans for a while " * 12
 
@@ -27,17 +28,6 @@ def _score(engine: InferenceEngine, text: str, fraction: float, clf: Classifier)
         return await engine.score(enc, time.monotonic() + allowed)
 
     return asyncio.run(go())
-
-
-def _teach_a_slow_model(engine: InferenceEngine, tokens: int) -> None:
-    """Feed the lane a message of ``tokens`` runs on 1 ms per token, several times the
-    real model on any CPU kind: half a full message's time is then a budget of tens of
-    milliseconds, which a prefix fits whatever the CPU or the load, where half of the
-    real time (about 1 ms with AMX) can be lost to one thread hand-off on a busy machine.
-    """
-    for _ in range(60):
-        for n in range(MIN_FIT_TOKENS, tokens + 1, 8):
-            engine.service_times(tokens).observe(n, n / 1000)
 
 
 def _threads() -> dict[int, int]:
@@ -69,7 +59,7 @@ def test_a_long_message_is_cut_to_fit_and_scored_as_that_prefix(
     engine.start()
     try:
         full = classifier.encode(LONG)
-        _teach_a_slow_model(engine, full.tokens)
+        teach_a_slow_model(engine, full.tokens)
         assert engine.estimate(full.tokens) >= 0.9 * full.tokens / 1000
         out = _score(engine, LONG, 0.5, classifier)
         roomy = _score(engine, LONG, 5.0, classifier)
