@@ -65,27 +65,12 @@ def test_amx_keeps_the_kind_and_says_so() -> None:
     assert "AMX-int8 yes" in amx.describe() and "AMX" not in plain.describe()
 
 
-def _proc_flags() -> set[str]:
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return set()
-    return next(
-        (
-            set(v.split())
-            for k, _, v in (ln.partition(":") for ln in text.splitlines())
-            if k.strip() == "flags"
-        ),
-        set(),
-    )
-
-
 WITHOUT_AMX = Path(__file__).resolve().parents[2] / "scripts" / "without-amx.sh"
 
 
 @pytest.mark.skipif(
-    not amx_int8(_proc_flags(), emulated=False) or not (shutil.which("cc") or shutil.which("gcc")),
-    reason="needs a CPU with AMX int8 and a C compiler",
+    not cpu_info().amx or not (shutil.which("cc") or shutil.which("gcc")),
+    reason="needs AMX int8 tiles granted to this process and a C compiler",
 )
 def test_a_process_refused_the_tiles_is_told_apart_from_one_that_has_them() -> None:
     here = cpu_info()
