@@ -110,7 +110,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         raise ModerationError("--seed and --soup-seeds both set the seed: give one")
     from moderation.build.pipeline import build_model
     from moderation.build.refit import REFIT_LABELS
-    from moderation.build.train import TrainSettings
+    from moderation.build.train import TRAINING_SET_FLAGS, TrainSettings
 
     defaults = TrainSettings()
     overrides = {
@@ -124,21 +124,11 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         ),
         "offensive_repeat": ns.offensive_repeat or defaults.offensive_repeat,
         "template_repeat": ns.template_repeat or defaults.template_repeat,
-        "counterfactuals": (
-            defaults.counterfactuals if ns.counterfactuals is None else ns.counterfactuals
-        ),
-        "broad_templates": (
-            defaults.broad_templates if ns.broad_templates is None else ns.broad_templates
-        ),
-        "insult_templates": (
-            defaults.insult_templates if ns.insult_templates is None else ns.insult_templates
-        ),
-        "threat_corpus": (defaults.threat_corpus if ns.threat_corpus is None else ns.threat_corpus),
-        "balance_identity_terms": (
-            defaults.balance_identity_terms
-            if ns.balance_identity_terms is None
-            else ns.balance_identity_terms
-        ),
+        # --counterfactuals, --broad-templates, ...: one flag per optional training set.
+        **{
+            name: getattr(defaults, name) if getattr(ns, name) is None else getattr(ns, name)
+            for name in TRAINING_SET_FLAGS
+        },
         "pooling": ns.pooling or defaults.pooling,
     }
     build_model(

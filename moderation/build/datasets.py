@@ -35,6 +35,27 @@ class Example:
     source: str
 
 
+@dataclass(frozen=True)
+class TrainingSets:
+    """The optional template sets and rewrites a fine-tune can train on, each tried in
+    docs/model.md; which ones a model had is in its card. ``broad_templates``: the
+    templates' second set of frames; ``counterfactuals``: the threat frames with their
+    harm swapped for something harmless; ``insult_templates``: plain insults as threat
+    and hate negatives; ``threat_corpus``: the broad threat corpus
+    (build/threat_corpus.py); ``balance_identity_terms``: ToxiGen's identity words that
+    it names only in hateful statements swapped for training groups'
+    (build/term_balance.py)."""
+
+    broad_templates: bool = False
+    counterfactuals: bool = False
+    insult_templates: bool = False
+    threat_corpus: bool = False
+    balance_identity_terms: bool = False
+
+
+NO_EXTRA_SETS = TrainingSets()
+
+
 def _targets(**known: int) -> tuple[int, ...]:
     return tuple(known.get(name, UNKNOWN) for name in LABELS)
 
@@ -241,23 +262,22 @@ def toxigen(data_dir: Path, split: str, val_fraction: float = 0.2) -> list[Examp
 
 
 def templates(
-    split: str,
-    val_fraction: float = 0.2,
-    broad: bool = False,
-    counterfactuals: bool = False,
-    insults: bool = False,
-    threat_corpus: bool = False,
+    split: str, sets: TrainingSets = NO_EXTRA_SETS, val_fraction: float = 0.2
 ) -> list[Example]:
-    """The training templates (moderation/build/templates.py), split by a hash of the
-    text: the val part picks the threat threshold; the evaluation suite never does.
-    ``broad``: with the second recipe's frames; ``counterfactuals``: with the threat
-    frames' harmless counterparts; ``insults``: with the plain insults;
-    ``threat_corpus``: with the broad threat corpus (build/threat_corpus.py)."""
+    """The training templates (moderation/build/templates.py) with the template sets
+    ``sets`` names, split by a hash of the text: the val part picks the threat
+    threshold; the evaluation suite never does."""
     from moderation.build.templates import template_examples
 
+    examples = template_examples(
+        broad=sets.broad_templates,
+        counterfactuals=sets.counterfactuals,
+        insults=sets.insult_templates,
+        threat_corpus=sets.threat_corpus,
+    )
     return [
         e
-        for e in template_examples(broad, counterfactuals, insults, threat_corpus)
+        for e in examples
         if (_stable_fraction("templates:" + e.text) < val_fraction) == (split == "val")
     ]
 
@@ -268,22 +288,16 @@ def training_set(
     seed: int,
     template_repeat: int = 1,
     offensive_repeat: int = 1,
-    broad_templates: bool = False,
-    counterfactuals: bool = False,
-    insult_templates: bool = False,
-    threat_corpus: bool = False,
-    balance_identity_terms: bool = False,
+    sets: TrainingSets = NO_EXTRA_SETS,
 ) -> list[Example]:
-    """Every training example from the shared data and the packaged data sets; the
-    templates ``template_repeat`` times (a few hundred sentences against tens of
-    thousands of tweets would otherwise barely move the heads they are there for),
-    TweetEval offensive ``offensive_repeat`` times. ``balance_identity_terms``: ToxiGen's
-    identity words that it names only in hateful statements are swapped for training
-    groups' (build/term_balance.py)."""
+    """Every training example from the shared data and the packaged data sets, with the
+    optional ``sets``; the templates ``template_repeat`` times (a few hundred sentences
+    against tens of thousands of tweets would otherwise barely move the heads they are
+    there for), TweetEval offensive ``offensive_repeat`` times."""
     from moderation.build.term_balance import balance_terms
 
     statements = toxigen(data_dir, "train")
-    if balance_identity_terms:
+    if sets.balance_identity_terms:
         statements = balance_terms(statements, seed)
     return (
         tweeteval(data_dir, "offensive", "train") * offensive_repeat
@@ -292,30 +306,18 @@ def training_set(
         + insults("train")
         + convabuse(data_dir, "train")
         + statements
-        + templates(
-            "train",
-            broad=broad_templates,
-            counterfactuals=counterfactuals,
-            insults=insult_templates,
-            threat_corpus=threat_corpus,
-        )
-        * template_repeat
+        + templates("train", sets) * template_repeat
         + chitchat("train", chitchat_limit, seed)
     )
 
 
 def validation_sets(
-    data_dir: Path,
-    chitchat_limit: int,
-    seed: int,
-    counterfactuals: bool = False,
-    broad_templates: bool = False,
-    insult_templates: bool = False,
-    threat_corpus: bool = False,
+    data_dir: Path, chitchat_limit: int, seed: int, sets: TrainingSets = NO_EXTRA_SETS
 ) -> dict[str, list[Example]]:
     """Validation splits by name: used for model selection, thresholds and the card.
-    ``counterfactuals``, ``broad_templates``: the templates' split holds the held-out
-    fifth of those template sets too, as the training set holds the rest."""
+    The templates' split holds the held-out fifth of the template sets ``sets`` names,
+    as the training set holds the rest (ToxiGen's validation statements are never
+    rewritten)."""
     return {
         "tweeteval-offensive": tweeteval(data_dir, "offensive", "val"),
         "tweeteval-hate": tweeteval(data_dir, "hate", "val"),
@@ -323,13 +325,7 @@ def validation_sets(
         "insults": insults("val"),
         "convabuse": convabuse(data_dir, "valid"),
         "toxigen": toxigen(data_dir, "val"),
-        "templates": templates(
-            "val",
-            broad=broad_templates,
-            counterfactuals=counterfactuals,
-            insults=insult_templates,
-            threat_corpus=threat_corpus,
-        ),
+        "templates": templates("val", sets),
         "chitchat": chitchat("val", chitchat_limit, seed),
     }
 

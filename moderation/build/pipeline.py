@@ -105,8 +105,7 @@ def build_model(
             chitchat_val=settings.chitchat_val,
             seed=TrainSettings().seed,
             evasion_fraction=settings.evasion_fraction,
-            threat_corpus=settings.threat_corpus,
-            balance_identity_terms=settings.balance_identity_terms,
+            recipe=settings.sets,
         )
         best = patch_checkpoint(best, work_dir / "refit", columns)
         sha = file_sha256(out_dir / MODEL_FILE)
@@ -116,16 +115,11 @@ def build_model(
     # The validation samples stay those of the default seed whatever seed trained the
     # model, so that builds of different seeds are judged on the same texts.
     val_seed = TrainSettings().seed
-    splits = datasets.validation_sets(
-        data_dir,
-        settings.chitchat_val,
-        val_seed,
-        # A refit head trained on these sets: their held-out fifth is in its threshold split.
-        settings.counterfactuals or bool(refit),
-        settings.broad_templates or bool(refit),
-        settings.insult_templates,
-        settings.threat_corpus,
-    )
+    # A refit head trained on these sets: their held-out fifth is in its threshold split.
+    val_sets = settings.sets
+    if refit:
+        val_sets = replace(val_sets, counterfactuals=True, broad_templates=True)
+    splits = datasets.validation_sets(data_dir, settings.chitchat_val, val_seed, val_sets)
     splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, val_seed)
     scored = score_splits(best, classifier, splits)
     thresholds = choose_thresholds(scored, labels)

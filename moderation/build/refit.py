@@ -17,12 +17,13 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from moderation.build.datasets import NO_EXTRA_SETS, TrainingSets
 from moderation.errors import EmptyTextError, ModerationError
 
 if TYPE_CHECKING:
@@ -275,22 +276,27 @@ def features(classifier: Any, session: Any, name: str, texts: Sequence[str]) -> 
     return np.stack([r if r is not None else np.zeros(width, np.float32) for r in rows])
 
 
+def refit_sets(recipe: TrainingSets) -> TrainingSets:
+    """The sets a refit trains and validates on, for a model fine-tuned on ``recipe``:
+    the counterfactual and broad template sets always, the threat corpus and the
+    identity-term swap as the fine-tune had them (plain insults never)."""
+    return TrainingSets(
+        broad_templates=True,
+        counterfactuals=True,
+        threat_corpus=recipe.threat_corpus,
+        balance_identity_terms=recipe.balance_identity_terms,
+    )
+
+
 def refit_validation_sets(
-    data_dir: Path, chitchat_val: int, seed: int, threat_corpus: bool
+    data_dir: Path, chitchat_val: int, seed: int, recipe: TrainingSets
 ) -> dict[str, list[Example]]:
     """The validation splits a refit is judged on: with the template sets its rows are
-    trained on (counterfactuals, broad frames, and the threat corpus when the model was
-    trained on it). Row fitting and threshold choice must read the same ones."""
+    trained on (``refit_sets``). Row fitting and threshold choice must read the same
+    ones."""
     from moderation.build import datasets
 
-    return datasets.validation_sets(
-        data_dir,
-        chitchat_val,
-        seed,
-        counterfactuals=True,
-        broad_templates=True,
-        threat_corpus=threat_corpus,
-    )
+    return datasets.validation_sets(data_dir, chitchat_val, seed, refit_sets(recipe))
 
 
 def refit_model(
@@ -302,15 +308,13 @@ def refit_model(
     chitchat_val: int,
     seed: int,
     evasion_fraction: float,
-    threat_corpus: bool = False,
-    balance_identity_terms: bool = False,
+    recipe: TrainingSets = NO_EXTRA_SETS,
 ) -> tuple[list[str], dict[int, tuple[np.ndarray, float]], list[RowFit]]:
     """Refit ``refit``'s rows of ``model_dir/model.onnx`` in place; return the labels,
     the new columns by label index and how each row was chosen. Training: the
-    fine-tune's sources with the counterfactual and broad template sets (and evasive
-    copies, as the fine-tune had), and ``threat_corpus`` (build/threat_corpus.py) when
-    the model was trained on it; ``balance_identity_terms`` as the fine-tune had it;
-    validation: the same sets' validation splits."""
+    fine-tune's sources with ``refit_sets(recipe)`` (``recipe``: the sets the model was
+    fine-tuned on) and evasive copies, as the fine-tune had; validation: the same sets'
+    validation splits."""
     import onnx
     import onnxruntime as ort
 
@@ -333,17 +337,9 @@ def refit_model(
         probe.SerializeToString(), opts, providers=["CPUExecutionProvider"]
     )
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
-    train = datasets.training_set(
-        data_dir,
-        chitchat_train,
-        seed,
-        broad_templates=True,
-        counterfactuals=True,
-        threat_corpus=threat_corpus,
-        balance_identity_terms=balance_identity_terms,
-    )
+    train = datasets.training_set(data_dir, chitchat_train, seed, sets=refit_sets(recipe))
     train += datasets.with_evasions(train, evasion_fraction, seed)
-    val = refit_validation_sets(data_dir, chitchat_val, seed, threat_corpus)
+    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe)
     log.info("refit: features of %d training texts", len(train))
     train_x = features(classifier, session, name, [e.text for e in train])
     targets = np.array([e.targets for e in train])
@@ -403,7 +399,7 @@ def refit_thresholds(
     *,
     chitchat_val: int,
     seed: int,
-    threat_corpus: bool = False,
+    recipe: TrainingSets = NO_EXTRA_SETS,
 ) -> dict[str, float]:
     """The refit labels' thresholds by the build's rule (evaluate.choose_threshold on
     their int8 validation split, within their benign-chat budget); others unchanged."""
@@ -417,7 +413,7 @@ def refit_thresholds(
     from moderation.config import ClassifierSettings
 
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
-    val = refit_validation_sets(data_dir, chitchat_val, seed, threat_corpus)
+    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe)
     benign = int8_scores(classifier, [e.text for e in val["chitchat"]])
     thresholds = dict(load_manifest(model_dir)["thresholds"])
     for label in refit:
@@ -436,17 +432,20 @@ def refit_thresholds(
     return thresholds
 
 
-def recipe_of(manifest: Mapping[str, Any]) -> tuple[bool, bool]:
-    """``(threat_corpus, balance_identity_terms)`` the model was fine-tuned with: as
-    its model.json records them, else the build's defaults (files built before the
-    record existed were built with the defaults of their day)."""
+def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:
+    """The sets a refit must know the model was fine-tuned on (the threat corpus and
+    the identity-term swap): as its model.json records them, else the build's defaults
+    (files built before the record existed were built with the defaults of their
+    day)."""
     from moderation.build.train import TrainSettings
 
     defaults = TrainSettings()
     recorded = manifest.get("training_sets", {})
-    return (
-        bool(recorded.get("threat_corpus", defaults.threat_corpus)),
-        bool(recorded.get("balance_identity_terms", defaults.balance_identity_terms)),
+    return TrainingSets(
+        threat_corpus=bool(recorded.get("threat_corpus", defaults.threat_corpus)),
+        balance_identity_terms=bool(
+            recorded.get("balance_identity_terms", defaults.balance_identity_terms)
+        ),
     )
 
 
@@ -470,9 +469,9 @@ def refit_in_place(
 
     settings = TrainSettings()
     before = load_manifest(model_dir)
-    corpus, balanced = recipe_of(before)
+    recipe = recipe_of(before)
     if threat_corpus is not None:
-        corpus = threat_corpus
+        recipe = replace(recipe, threat_corpus=threat_corpus)
     _, _, fits = refit_model(
         model_dir,
         data_dir,
@@ -481,8 +480,7 @@ def refit_in_place(
         chitchat_val=settings.chitchat_val,
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
-        threat_corpus=corpus,
-        balance_identity_terms=balanced,
+        recipe=recipe,
     )
     thresholds = refit_thresholds(
         model_dir,
@@ -490,7 +488,7 @@ def refit_in_place(
         refit,
         chitchat_val=settings.chitchat_val,
         seed=settings.seed,
-        threat_corpus=corpus,
+        recipe=recipe,
     )
     sha = file_sha256(model_dir / MODEL_FILE)
     manifest = {
@@ -498,7 +496,7 @@ def refit_in_place(
         "id": f"{before['name']}@{sha[:12]}",
         "sha256": sha,
         "thresholds": thresholds,
-        "head_refit": head_refit_record(before["id"], fits, corpus),
+        "head_refit": head_refit_record(before["id"], fits, recipe.threat_corpus),
     }
     (model_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     write_refit_section(model_dir, manifest, cpu_info().kind)

@@ -13,7 +13,7 @@ import logging
 import math
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     import torch
 
 log = logging.getLogger(__name__)
+
+
+# The TrainSettings fields that name an optional training set (``datasets.TrainingSets``).
+TRAINING_SET_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(datasets.TrainingSets))
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,11 @@ class TrainSettings:
     pooling: Pooling = "cls"
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
+
+    @property
+    def sets(self) -> datasets.TrainingSets:
+        """The optional training sets these settings name."""
+        return datasets.TrainingSets(**{name: getattr(self, name) for name in TRAINING_SET_FLAGS})
 
 
 def length_sorted_batches(
@@ -161,11 +170,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.seed,
         settings.template_repeat,
         settings.offensive_repeat,
-        settings.broad_templates,
-        settings.counterfactuals,
-        settings.insult_templates,
-        settings.threat_corpus,
-        settings.balance_identity_terms,
+        settings.sets,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")

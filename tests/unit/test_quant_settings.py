@@ -73,24 +73,36 @@ def test_bench_quant_refuses_an_unknown_setting_before_any_work(
     assert not missing.exists()
 
 
-def test_build_model_passes_the_seed_and_template_options_to_the_recipe(
+def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import moderation.build.pipeline as pipeline
-    from moderation.build.train import TrainSettings
+    from moderation.build.train import TRAINING_SET_FLAGS, TrainSettings
 
     seen: dict[str, object] = {}
     monkeypatch.setattr(pipeline, "build_model", lambda *a, **kw: seen.update(kw))
     args = ["build-model", "--data", str(tmp_path), "--out", str(tmp_path / "m")]
-    assert main([*args, "--seed", "14", "--broad-templates", "--counterfactuals"]) == 0
-    assert (seen["seed"], seen["broad_templates"], seen["counterfactuals"]) == (14, True, True)
+    flags = ["--" + name.replace("_", "-") for name in TRAINING_SET_FLAGS]
+    assert len(flags) == 5
+    assert main([*args, "--seed", "14", *flags]) == 0
+    assert seen["seed"] == 14
+    assert {name: seen[name] for name in TRAINING_SET_FLAGS} == dict.fromkeys(
+        TRAINING_SET_FLAGS, True
+    )
+    assert main([*args, *(f.replace("--", "--no-", 1) for f in flags)]) == 0
+    assert {name: seen[name] for name in TRAINING_SET_FLAGS} == dict.fromkeys(
+        TRAINING_SET_FLAGS, False
+    )
     assert main(args) == 0
     d = TrainSettings()
-    assert (seen["seed"], seen["broad_templates"], seen["counterfactuals"]) == (
-        d.seed,
-        d.broad_templates,
-        d.counterfactuals,
-    )
+    assert seen["seed"] == d.seed
+    assert {name: seen[name] for name in TRAINING_SET_FLAGS} == {
+        name: getattr(d, name) for name in TRAINING_SET_FLAGS
+    }
+    # What the build makes of them: the datasets' options object.
+    chosen = TrainSettings(counterfactuals=True, balance_identity_terms=True).sets
+    assert (chosen.counterfactuals, chosen.balance_identity_terms) == (True, True)
+    assert not (chosen.broad_templates or chosen.insult_templates or chosen.threat_corpus)
 
 
 @pytest.mark.parametrize(

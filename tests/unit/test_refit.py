@@ -298,12 +298,22 @@ def test_the_card_says_what_was_refit_and_keeps_one_section(tmp_path: Path) -> N
 
 
 def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
-    from moderation.build.refit import recipe_of
+    from moderation.build.datasets import TrainingSets
+    from moderation.build.refit import recipe_of, refit_sets
     from moderation.build.train import TrainSettings
 
     recorded = {"training_sets": {"threat_corpus": True, "balance_identity_terms": False}}
-    assert recipe_of(recorded) == (True, False)
+    assert recipe_of(recorded) == TrainingSets(threat_corpus=True)
     flipped = {"training_sets": {"threat_corpus": False, "balance_identity_terms": True}}
-    assert recipe_of(flipped) == (False, True)
+    assert recipe_of(flipped) == TrainingSets(balance_identity_terms=True)
     defaults = TrainSettings()
-    assert recipe_of({}) == (defaults.threat_corpus, defaults.balance_identity_terms)
+    assert recipe_of({}) == TrainingSets(
+        threat_corpus=defaults.threat_corpus,
+        balance_identity_terms=defaults.balance_identity_terms,
+    )
+    # The refit always adds the broad frames and the counterfactuals, never the plain
+    # insults, and keeps the corpus and the swap as the fine-tune had them.
+    fine_tune = TrainingSets(insult_templates=True, balance_identity_terms=True)
+    assert refit_sets(fine_tune) == TrainingSets(
+        broad_templates=True, counterfactuals=True, balance_identity_terms=True
+    )

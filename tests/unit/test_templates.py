@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from moderation.build import datasets
+from moderation.build.datasets import TrainingSets
 from moderation.build.templates import TRAIN_GROUPS, frame_of, template_examples
 from moderation.evaluation.behaviour import GROUPS, suite
 
@@ -120,8 +121,8 @@ def test_the_second_recipe_only_adds_frames() -> None:
     assert [t for t in broad if t in set(narrow)] == narrow
     # Trained alone (--broad-templates), the threshold's split holds their share too.
     extra = set(broad) - set(narrow)
-    val = {e.text for e in datasets.templates("val", broad=True)}
-    train = {e.text for e in datasets.templates("train", broad=True)}
+    val = {e.text for e in datasets.templates("val", TrainingSets(broad_templates=True))}
+    train = {e.text for e in datasets.templates("train", TrainingSets(broad_templates=True))}
     assert val & extra and train & extra and not val & train
     assert not extra & {e.text for e in datasets.templates("val")}
 
@@ -142,8 +143,8 @@ def test_threat_frames_have_benign_counterfactuals_with_the_harm_swapped_out() -
     assert not benign & threats
     assert all(e.targets == (0, 0, 0, 0) for e in examples if e.text in benign)
     # The threshold's split holds its share of them as the training set holds the rest.
-    val = {e.text for e in datasets.templates("val", counterfactuals=True)}
-    train = {e.text for e in datasets.templates("train", counterfactuals=True)}
+    val = {e.text for e in datasets.templates("val", TrainingSets(counterfactuals=True))}
+    train = {e.text for e in datasets.templates("train", TrainingSets(counterfactuals=True))}
     assert val & benign and train & benign and not val & train
     for frame in [f for f in THREAT_FRAMES if f not in MENACE_IN_FRAME] + ARMED_FRAMES:
         head = frame.split("{")[0]

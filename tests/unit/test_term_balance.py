@@ -80,7 +80,9 @@ def test_toxigen_names_trans_people_only_in_hate_and_training_no_longer_does() -
     trans = next(s for s in skews(train) if s.family == "trans")
     assert trans.one_sided and trans.positives == trans.mentions
     assert not any(s.one_sided for s in skews(balance_terms(train, seed=13)))
-    full = datasets.training_set(DATA, 10, 13, balance_identity_terms=True)
+    full = datasets.training_set(
+        DATA, 10, 13, sets=datasets.TrainingSets(balance_identity_terms=True)
+    )
     statements = [e for e in full if e.source.startswith("toxigen")]
     assert len(statements) == len(train)
     assert not any(re.search(r"\btrans\b", e.text, re.IGNORECASE) for e in statements)
