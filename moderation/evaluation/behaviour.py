@@ -27,7 +27,9 @@ models trained on the threat corpus, which was written after reading the first t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import Literal
 
@@ -73,6 +75,21 @@ def _groups(templates: list[str]) -> tuple[str, ...]:
     for plural, member in GROUPS:
         out += [t.format(group=plural, member=member) for t in templates]
     return tuple(out)
+
+
+@cache
+def _group_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple(
+        (plural, re.compile(rf"\b(?:{re.escape(plural)}|{re.escape(member)})\b", re.IGNORECASE))
+        for plural, member in GROUPS
+    )
+
+
+def group_named(text: str) -> str | None:
+    """The group (its plural, as in ``GROUPS``) that a suite example names, when it
+    names exactly one; else None."""
+    named = [plural for plural, pattern in _group_patterns() if pattern.search(text)]
+    return named[0] if len(named) == 1 else None
 
 
 def suite() -> list[Capability]:

@@ -11,7 +11,7 @@ does: normalizer, tokenizer, int8 session, batch of one.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from moderation.classifier import Classifier
 from moderation.errors import EmptyTextError, ModerationError
-from moderation.evaluation.behaviour import suite
+from moderation.evaluation.behaviour import group_named, suite
 from moderation.evaluation.evasions import EVASIONS, evade
 from moderation.policy import Policy
 
@@ -64,6 +64,24 @@ def behaviour(
             "rate": 1 - len(failed) / len(cap.examples),
             "failures": failed[:5],
         }
+        by_group = _by_group(cap.examples, [d == cap.expected for d in got])
+        if by_group:
+            out[cap.name]["by_group"] = by_group
+    return out
+
+
+def _by_group(examples: Sequence[str], passed: Sequence[bool]) -> dict[str, dict[str, int]]:
+    """Passes per identity group, for a capability whose every example names one group
+    (the identity capabilities swap each frame over every group); else empty. One
+    group's row falling behind the others is what a pass rate over all groups hides."""
+    groups = [group_named(t) for t in examples]
+    if not groups or None in groups:
+        return {}
+    out: dict[str, dict[str, int]] = {}
+    for group, ok in zip(groups, passed, strict=True):
+        row = out.setdefault(str(group), {"passed": 0, "n": 0})
+        row["passed"] += ok
+        row["n"] += 1
     return out
 
 
@@ -210,6 +228,17 @@ def markdown(report: dict[str, Any]) -> str:
     lines += ["", "| behaviour (held-out suite) | expected | pass rate | n |", "|---|---|---|---|"]
     for name, r in report["behaviour"].items():
         lines.append(f"| {name} | {r['expected']} | {r['rate']:.1%} | {r['n']} |")
+    grouped = {name: r["by_group"] for name, r in report["behaviour"].items() if "by_group" in r}
+    if grouped:
+        groups = list(next(iter(grouped.values())))
+        lines += [
+            "",
+            "| identity group (examples passed) | " + " | ".join(grouped) + " |",
+            "|---" * (len(grouped) + 1) + "|",
+        ]
+        for group in groups:
+            cells = [f"{g[group]['passed']}/{g[group]['n']}" for g in grouped.values()]
+            lines.append(f"| {group} | " + " | ".join(cells) + " |")
     lines += [
         "",
         "| evasion of validation positives caught plainly | still caught |",

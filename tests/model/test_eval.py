@@ -61,6 +61,12 @@ def test_behaviour_pass_rates_hold(classifier: Classifier, policy: Policy, card:
     for name, row in now.items():
         floor = card["behaviour"][name]["rate"] - _slack(card, row["n"])
         assert row["rate"] >= floor - 1e-9, (name, row["rate"], floor, row["failures"])
+        # No identity group may fall behind where the card has it.
+        for group, was in card["behaviour"][name].get("by_group", {}).items():
+            got = row["by_group"][group]
+            assert got["n"] == was["n"], (name, group)
+            floor = was["passed"] / was["n"] - _slack(card, was["n"])
+            assert got["passed"] / got["n"] >= floor - 1e-9, (name, group, got, was)
 
 
 def test_benign_chat_nudge_rate_holds(classifier: Classifier, policy: Policy, card: dict) -> None:

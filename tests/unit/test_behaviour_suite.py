@@ -26,3 +26,22 @@ def test_evasions_change_the_text_and_are_reproducible() -> None:
         assert once != text and once == evade(text, kind, 1), kind
     # Spacing every word would run words together: only the longest is spaced.
     assert evade(text, "spaced letters", 1) == "you are a s t u p i d idiot"
+
+
+def test_every_identity_example_names_the_one_group_it_was_filled_with() -> None:
+    from collections import Counter
+
+    from moderation.evaluation.behaviour import group_named
+
+    for c in suite():
+        named = [group_named(e) for e in c.examples]
+        if c.name in ("benign_identity_mention", "negated_hate", "counter_speech"):
+            counts = Counter(named)
+            # Every frame swapped over every group: each group names n / 10 examples.
+            assert counts == dict.fromkeys([p for p, _ in GROUPS], len(c.examples) // 10)
+    assert group_named("Her colleague is a trans person.") == "trans people"
+    assert group_named("I love Muslims.") == group_named("No Muslim deserves to die.") == "Muslims"
+    # Women are not "woman" inside another word; two groups, or none, name no one group.
+    assert group_named("Immigrant women are welcome.") is None
+    assert group_named("see you on monday") is None
+    assert group_named("Jewsharp players unite") is None

@@ -79,3 +79,22 @@ def test_behaviour_only_refuses_a_report_of_another_model_kind_or_thresholds() -
         with pytest.raises(ModerationError, match="run the whole") as caught:
             run.with_behaviour_rescored(stored, classifier, policy)
         assert says in str(caught.value)
+
+
+def test_identity_capabilities_are_counted_per_group_and_tabled_in_the_card() -> None:
+    examples = ["I love Muslims.", "No Muslim deserves to die.", "I love women.", "Hi women."]
+    by_group = run._by_group(examples, [True, False, True, True])
+    assert by_group == {"Muslims": {"passed": 1, "n": 2}, "women": {"passed": 2, "n": 2}}
+    # A capability with any example that names no one group gets no breakdown.
+    assert run._by_group([*examples, "see you on monday"], [True] * 5) == {}
+    report = _report("avx2", 0.9)
+    report["behaviour"]["negated_hate"] = {
+        "expected": "allow",
+        "rate": 0.75,
+        "n": 4,
+        "by_group": by_group,
+    }
+    text = run.markdown(report)
+    assert "| identity group (examples passed) | negated_hate |" in text
+    assert "| Muslims | 1/2 |" in text and "| women | 2/2 |" in text
+    assert "identity group" not in run.markdown(_report("avx2", 0.9))
