@@ -18,6 +18,7 @@ from moderation.commands import (
     cmd_classify,
     cmd_demo,
     cmd_eval,
+    cmd_eval_diff,
     cmd_export,
     cmd_refit_heads,
     cmd_replay,
@@ -201,6 +202,19 @@ def parser() -> argparse.ArgumentParser:
         help="store eval-<cpu kind>.json and that kind's section of the card",
     )
     ev.set_defaults(func=cmd_eval)
+
+    ed = sub.add_parser(
+        "eval-diff", help="two models' stored eval reports side by side, with the change"
+    )
+    ed.add_argument("base", type=Path, help="model folder holding eval-<cpu kind>.json")
+    ed.add_argument("candidate", type=Path, help="the model folder to compare with it")
+    ed.add_argument(
+        "--kind",
+        choices=["avx2", "avx512-vnni"],
+        help="the CPU kind whose reports to compare (default: this machine's)",
+    )
+    ed.add_argument("--changed", action="store_true", help="only the rows that differ")
+    ed.set_defaults(func=cmd_eval_diff)
 
     w = sub.add_parser("worker", help="run the moderation worker (Kafka in, verdicts out)")
     w.add_argument(

@@ -204,6 +204,18 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_eval_diff(ns: argparse.Namespace) -> int:
+    """Two models' stored eval reports of one CPU kind, row by row, with the change."""
+    from moderation.cpu import cpu_info
+    from moderation.evaluation.compare import diff_table, load
+
+    kind = ns.kind or cpu_info().kind
+    sys.stdout.write(
+        diff_table(load(ns.base, kind), load(ns.candidate, kind), changed_only=ns.changed)
+    )
+    return EXIT_OK
+
+
 def cmd_worker(ns: argparse.Namespace) -> int:
     """Run the worker until SIGTERM."""
     import asyncio
