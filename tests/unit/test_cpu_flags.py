@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
+from moderation.bench.amx import SCRIPT
 from moderation.cpu import CpuInfo, amx_int8, cpu_info, int8_flags
 
 SPR = {"avx2", "avx512f", "avx512_vnni", "avx_vnni"}
@@ -65,9 +65,6 @@ def test_amx_keeps_the_kind_and_says_so() -> None:
     assert "AMX-int8 yes" in amx.describe() and "AMX" not in plain.describe()
 
 
-WITHOUT_AMX = Path(__file__).resolve().parents[2] / "scripts" / "without-amx.sh"
-
-
 @pytest.mark.skipif(
     not cpu_info().amx or not (shutil.which("cc") or shutil.which("gcc")),
     reason="needs AMX int8 tiles granted to this process and a C compiler",
@@ -80,7 +77,7 @@ def test_a_process_refused_the_tiles_is_told_apart_from_one_that_has_them() -> N
         "print(json.dumps([c.amx, c.amx_refused, c.kind, c.section]))"
     )
     out = subprocess.run(
-        [str(WITHOUT_AMX), "python", "-c", snippet],
+        [str(SCRIPT), "python", "-c", snippet],
         capture_output=True,
         text=True,
         timeout=120,
