@@ -251,7 +251,9 @@ COUNTER_FRAMES = [
     "Hate against {group} has no place here.",
     "Don't repeat the myth that {group} are lazy.",
     "The post saying {group} should be banned was hateful, I reported it.",
-    'Saying "I hate {group}" is never okay.',
+    # Quotes a trained hate predicate: "I hate {group}" is the suite's, held out of
+    # training, and quoted here it was the only "I hate" of the training data, benign.
+    'Saying "I despise {group}" is never okay.',
     "We have to stand up when people insult {group}.",
 ]
 HATE_FRAMES = [

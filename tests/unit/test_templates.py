@@ -62,9 +62,15 @@ def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
 
 
 def test_hate_predicates_of_the_evaluation_suite_are_not_trained_on() -> None:
-    hate = [e.text for e in template_examples(broad=True) if e.source == "templates-hate"]
-    assert "animals" not in _words(hate)
-    assert not any(t.lower().startswith("i hate ") for t in hate)
+    # On neither side: a held-out predicate trained only inside benign counter-speech
+    # ('Saying "I hate {group}" is never okay.') teaches that it is harmless; "I hate
+    # disabled people." scored 0.00 on every head of the model trained so.
+    texts = [
+        e.text.lower()
+        for e in template_examples(broad=True, counterfactuals=True, threat_corpus=True)
+    ]
+    assert "animals" not in _words(texts)
+    assert not [t for t in texts if "i hate " in t]
 
 
 def test_every_template_head_sees_both_classes() -> None:
