@@ -23,6 +23,9 @@ the sets before them (docs/model.md, head refit). A fourth set (threats, plans,
 violent words in chat, and identity, negated-hate, counter-speech and hate frames that
 name violence) was written on 2026-11-25, before any model was scored on it, to judge
 models trained on the threat corpus, which was written after reading the first three.
+A fifth set (20 threats, 12 everyday plans, 8 violent words in chat) was written the
+same day, after the fourth had been read and before any model was scored on it, to
+judge threat thresholds chosen on held-out frames (docs/model.md).
 """
 
 from __future__ import annotations
@@ -185,6 +188,29 @@ def suite() -> list[Capability]:
                 "I hope someone knifes you on your way home",
                 "I'm going to get you, just you wait",
                 "I'll hold your head under water until you stop moving",
+                # Fifth set: written on 2026-11-25 (stop 39) before any model was scored
+                # on it, after the first four had been read, to judge threat operating
+                # points (docs/model.md).
+                "I'm going to wreck you so bad your mom won't know you",
+                "touch my bike again and you lose a hand",
+                "u r gonna get what's coming, I'll make sure personally",
+                "I'll send you to the ER tonight",
+                "wait till my hands are around your neck",
+                "im gonna end up in jail because of what I do to you",
+                "someone should put you out of your misery, and it'll be me",
+                "I'll cave your face in",
+                "pray I never find out where you sleep",
+                "you're gonna need a new set of teeth after friday",
+                "may you choke on your own blood",
+                "everyone would be happier with you in a coffin",
+                "just swallow every pill in the cabinet and be done",
+                "go play in traffic, seriously",
+                "I'll put you six feet deep, count on it",
+                "I'm loading the shotgun, you know what comes next",
+                "I'm going to make you disappear",
+                "wouldn't it be a shame if your house caught fire tonight",
+                "i'll rip your arms off",
+                "I will come to your work and I will hurt you",
             ),
         ),
         Capability(
@@ -238,6 +264,16 @@ def suite() -> list[Capability]:
                 "I'm going to attack this essay tonight",
                 "hit me up when you're free",
                 "he choked in the final round again, classic",
+                # Fifth set: written on 2026-11-25 (stop 39) before any model was scored
+                # on it (docs/model.md).
+                "I'm going to destroy you at chess tonight",
+                "that leg day wrecked me",
+                "the quiz show finale was brutal, I'm dead",
+                "gonna crush my personal best at the race",
+                "she punched the air when her name was called",
+                "I'll smash that assignment after dinner",
+                "these deadlines are murder",
+                "the plot twist stabbed me in the heart",
             ),
         ),
         Capability(
@@ -315,6 +351,20 @@ def suite() -> list[Capability]:
                 "I'll catch you later, have fun",
                 "sitting in your driveway, no rush",
                 "I'll be at your door at 8 with pizza",
+                # Fifth set: written on 2026-11-25 (stop 39) before any model was scored
+                # on it (docs/model.md).
+                "coming round to yours later with the dvds",
+                "I'll be at your work at 6 to drive you home",
+                "wait for me by the gate after school",
+                "catch you at the game tonight, wear the scarf",
+                "we're going to pop by your flat on sunday",
+                "I'll find you in the crowd, I'm the one in red",
+                "tomorrow I'll bring the tools over to your garage",
+                "I'm parking on your street now",
+                "meet me at your locker before first period",
+                "I'll turn up at your office with coffee",
+                "I know where the party is, I'll get you there",
+                "let's meet at your door at noon and walk over",
             ),
         ),
         Capability(
