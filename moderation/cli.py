@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from moderation.build.refit import REFIT_LABELS
+from moderation.build.refit import REFIT_LABELS, THRESHOLD_SOURCES
 from moderation.commands import (
     BENCH_SUITES,
     EXIT_OK,
@@ -166,6 +166,14 @@ def parser() -> argparse.ArgumentParser:
         help="after quantizing, refit these labels' classifier rows on the int8 model's "
         "features with the counterfactual and broad templates (no LABEL: "
         f"{' '.join(REFIT_LABELS)}; docs/model.md); default: no refit",
+    )
+    b.add_argument(
+        "--threat-threshold-on",
+        choices=THRESHOLD_SOURCES,
+        default="template-validation",
+        help="choose the threat threshold on the template validation fifth (its frames "
+        "all trained on) or on the refit threat row's out-of-fold scores of frames held "
+        "out whole (needs --refit-heads with threat; docs/model.md)",
     )
     b.set_defaults(func=cmd_build_model)
 

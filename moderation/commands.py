@@ -140,6 +140,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         soup=ns.soup,
         seeds=tuple(ns.soup_seeds or ()),
         refit=() if ns.refit_heads is None else tuple(ns.refit_heads or REFIT_LABELS),
+        threat_threshold_on=ns.threat_threshold_on,
         **overrides,
     )
     return EXIT_OK

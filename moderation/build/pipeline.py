@@ -20,7 +20,14 @@ from moderation.build.card import write_card, write_refit_section
 from moderation.build.evaluate import choose_thresholds, score_splits, split_metrics
 from moderation.build.export import MANIFEST_FILE, MODEL_FILE, build, file_sha256
 from moderation.build.quantize import SHIPPED_QUANT
-from moderation.build.refit import head_refit_record, patch_checkpoint, refit_model
+from moderation.build.refit import (
+    RowFit,
+    ThresholdSource,
+    head_refit_record,
+    held_out_threshold,
+    patch_checkpoint,
+    refit_model,
+)
 from moderation.build.soup import average_checkpoints
 from moderation.build.train import TrainSettings, train
 from moderation.classifier import Classifier
@@ -49,6 +56,7 @@ def build_model(
     soup: bool = False,
     seeds: tuple[int, ...] = (),
     refit: tuple[str, ...] = (),
+    threat_threshold_on: ThresholdSource = "template-validation",
     **train_overrides: Any,
 ) -> dict[str, Any]:
     """Rebuild ``out_dir`` (model.onnx, tokenizer, model.json, MODEL_CARD.md).
@@ -58,14 +66,22 @@ def build_model(
     alone (the shipped recipe). ``seeds``: the mean of one fine-tune of the recipe per
     seed, each in ``work_dir/train-seed<N>``. ``refit``: labels whose classifier rows
     are fit again on the int8 model's features (build/refit.py); the fp32 scores are
-    then of the checkpoint with the same rows. ``train_overrides`` replace TrainSettings
-    fields (epochs, learning_rate, ...).
+    then of the checkpoint with the same rows. ``threat_threshold_on``: what the threat
+    threshold is chosen on, the template validation fifth (whose frames are all trained
+    on) or, with the threat row refit, its out-of-fold scores of frames held out whole
+    (``refit.held_out_threshold``). ``train_overrides`` replace TrainSettings fields
+    (epochs, learning_rate, ...).
     """
     settings = replace(TrainSettings(), **train_overrides)
     if soup and settings.broad_templates:
         raise ModerationError(
             "--soup averages a fine-tune without the second set of frames and one with it; "
             "--broad-templates trains one model with it: choose one"
+        )
+    if threat_threshold_on == "held-out-frames" and "threat" not in refit:
+        raise ModerationError(
+            "--threat-threshold-on held-out-frames reads the threat row's frame "
+            "cross-validation: refit it (--refit-heads threat)"
         )
     if seeds and soup:
         raise ModerationError("--soup and --soup-seeds are two kinds of soup: choose one")
@@ -96,6 +112,7 @@ def build_model(
     labels = manifest["labels"]
     # What a later `moderation refit-heads` must train on to match the fine-tune.
     manifest["training_sets"] = training_sets(settings)
+    fits: list[RowFit] = []
     if refit:
         _, columns, fits = refit_model(
             out_dir,
@@ -123,6 +140,13 @@ def build_model(
     splits["chitchat-test"] = datasets.chitchat("test", settings.chitchat_val, val_seed)
     scored = score_splits(best, classifier, splits)
     thresholds = choose_thresholds(scored, labels)
+    if threat_threshold_on == "held-out-frames":
+        (threat_fit,) = [f for f in fits if f.label == "threat"]
+        benign = scored["chitchat"].int8[:, labels.index("threat")]
+        thresholds["threat"] = held_out_threshold(threat_fit, benign)
+        manifest["head_refit"]["rows"]["threat"]["threshold_chosen_on"] = (
+            "out-of-fold scores of template frames held out whole"
+        )
     metrics = split_metrics(scored, thresholds, labels)
     manifest["thresholds"] = thresholds
     (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
@@ -37,6 +37,9 @@ L2_GRID: tuple[float, ...] = (1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 # training, so it rewards learning the frames; their L2 weight is chosen on frames held
 # out instead (FRAME_FOLDS folds).
 FRAME_CV_LABELS: tuple[str, ...] = ("threat",)
+# What the threat threshold is chosen on (``build-model --threat-threshold-on``).
+ThresholdSource = Literal["template-validation", "held-out-frames"]
+THRESHOLD_SOURCES: tuple[str, ...] = get_args(ThresholdSource)
 FRAME_FOLDS = 5
 # A template's evasive copy: its text no longer names its frame, so it could carry a
 # held-out frame into training; it sits frame cross-validation out (and trains after).
@@ -70,6 +73,9 @@ class RowFit:
     val_loss_before: float
     val_loss_after: float
     loss_by_l2: dict[float, float]
+    # Frame-cross-validated labels: the held-out examples' targets and out-of-fold
+    # logits at the chosen L2 weight (what a threshold for unseen frames is chosen on).
+    held_out: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def _initializers(model: Any) -> dict[str, Any]:
@@ -157,7 +163,11 @@ def fit_row(
 
 def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, b: float) -> float:
     """Mean binary cross-entropy of the row (w, b) on features ``x`` and targets ``y``."""
-    z = x @ w + b
+    return logit_loss(y, x @ w + b)
+
+
+def logit_loss(y: np.ndarray, z: np.ndarray) -> float:
+    """Mean binary cross-entropy of logits ``z`` against targets ``y``."""
     return float(np.mean(np.logaddexp(0.0, z) - y * z))
 
 
@@ -171,6 +181,34 @@ def _stable_fold(group: str, folds: int) -> int:
     return int.from_bytes(digest[:8], "big") % folds
 
 
+def frame_cv_logits(
+    x: np.ndarray,
+    y: np.ndarray,
+    weight: np.ndarray,
+    groups: Sequence[str],
+    w0: np.ndarray,
+    b0: float,
+    l2: float,
+    folds: int = FRAME_FOLDS,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Out-of-fold logits on template frames the row never saw: ``folds`` folds by frame
+    (a hash of it); examples with no frame ("") always train, those marked ``CV_SKIP``
+    sit the cross-validation out. Returns the held-out examples' targets and logits."""
+    fold = np.array([-2 if g == CV_SKIP else _stable_fold(g, folds) if g else -1 for g in groups])
+    ys, zs = [], []
+    for k in range(folds):
+        held = fold == k
+        if not held.any():
+            continue
+        fits = (fold != k) & (fold != -2)
+        w, b = fit_row(x[fits], y[fits], weight[fits], w0, b0, l2)
+        ys.append(y[held])
+        zs.append(x[held] @ w + b)
+    if not ys:
+        raise RefitError("frame cross-validation: no example has a template frame")
+    return np.concatenate(ys), np.concatenate(zs)
+
+
 def frame_cv_loss(
     x: np.ndarray,
     y: np.ndarray,
@@ -181,22 +219,9 @@ def frame_cv_loss(
     l2: float,
     folds: int = FRAME_FOLDS,
 ) -> float:
-    """Log-loss on template frames the row never saw: ``folds`` folds by frame (a hash
-    of it); examples with no frame ("") always train, those marked ``CV_SKIP`` sit the
-    cross-validation out. The mean over held-out examples."""
-    fold = np.array([-2 if g == CV_SKIP else _stable_fold(g, folds) if g else -1 for g in groups])
-    total, count = 0.0, 0
-    for k in range(folds):
-        held = fold == k
-        if not held.any():
-            continue
-        fits = (fold != k) & (fold != -2)
-        w, b = fit_row(x[fits], y[fits], weight[fits], w0, b0, l2)
-        total += log_loss(x[held], y[held], w, b) * int(held.sum())
-        count += int(held.sum())
-    if not count:
-        raise RefitError("frame cross-validation: no example has a template frame")
-    return total / count
+    """Log-loss on template frames the row never saw (``frame_cv_logits``): the mean
+    over held-out examples."""
+    return logit_loss(*frame_cv_logits(x, y, weight, groups, w0, b0, l2, folds))
 
 
 def refit_rows(
@@ -232,11 +257,14 @@ def refit_rows(
         vy = np.concatenate([p[1] for p in parts])
         by_frames = groups is not None and label in FRAME_CV_LABELS
         by_l2 = {}
+        held_by_l2 = {}
         for l2 in grid:
             if by_frames:
                 assert groups is not None
                 kept = [g for g, k in zip(groups, keep, strict=True) if k]
-                by_l2[l2] = frame_cv_loss(x, y, weight, kept, w0[:, j], float(b0[j]), l2)
+                yh, z = frame_cv_logits(x, y, weight, kept, w0[:, j], float(b0[j]), l2)
+                held_by_l2[l2] = (yh, z)
+                by_l2[l2] = logit_loss(yh, z)
             else:
                 w, b = fit_row(x, y, weight, w0[:, j], float(b0[j]), l2)
                 by_l2[l2] = log_loss(vx, vy, w, b)
@@ -250,6 +278,7 @@ def refit_rows(
             log_loss(vx, vy, w0[:, j], float(b0[j])),
             log_loss(vx, vy, w, b),
             by_l2,
+            held_by_l2.get(chosen),
         )
         log.info(
             "refit %s: l2 %g by %s, validation log-loss %.4f -> %.4f",
@@ -430,6 +459,26 @@ def refit_thresholds(
             macro=label == "toxic",
         )
     return thresholds
+
+
+def held_out_threshold(fit: RowFit, benign: np.ndarray) -> float:
+    """The build's threshold rule (best F1 within the label's benign-chat budget, the
+    middle of ties) on the row's out-of-fold scores of template frames held out whole,
+    instead of on a validation fifth whose frames were all trained on: a live threat is
+    phrased in no training frame, and scores like a held-out one. ``benign``: the
+    model's scores for this label on benign validation chat."""
+    from moderation.build.evaluate import MAX_BENIGN_RATE_PER_LABEL, choose_threshold
+
+    if fit.held_out is None:
+        raise RefitError(f"{fit.label}: its row was not cross-validated by frame")
+    y, z = fit.held_out
+    return choose_threshold(
+        y.astype(np.int64),
+        1.0 / (1.0 + np.exp(-z)),
+        benign,
+        MAX_BENIGN_RATE_PER_LABEL[fit.label],
+        macro=False,
+    )
 
 
 def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:

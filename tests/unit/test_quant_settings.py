@@ -73,6 +73,16 @@ def test_bench_quant_refuses_an_unknown_setting_before_any_work(
     assert not missing.exists()
 
 
+def test_build_model_refuses_held_out_frame_thresholds_without_a_threat_refit(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    args = ["build-model", "--data", str(tmp_path), "--work", str(tmp_path / "w")]
+    code = main([*args, "--threat-threshold-on", "held-out-frames", "--refit-heads", "toxic"])
+    assert code == 2
+    assert "refit it (--refit-heads threat)" in capfd.readouterr().err
+    assert not (tmp_path / "w").exists()  # refused before any training
+
+
 def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -93,7 +103,10 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     assert {name: seen[name] for name in TRAINING_SET_FLAGS} == dict.fromkeys(
         TRAINING_SET_FLAGS, False
     )
+    assert main([*args, "--threat-threshold-on", "held-out-frames"]) == 0
+    assert seen["threat_threshold_on"] == "held-out-frames"
     assert main(args) == 0
+    assert seen["threat_threshold_on"] == "template-validation"
     d = TrainSettings()
     assert seen["seed"] == d.seed
     assert {name: seen[name] for name in TRAINING_SET_FLAGS} == {

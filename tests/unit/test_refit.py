@@ -14,16 +14,21 @@ from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from moderation.build.refit import (  # noqa: E402
     CV_SKIP,
+    FRAME_FOLDS,
     RefitError,
+    RowFit,
     feature_tensor,
     fit_row,
+    frame_cv_logits,
     frame_cv_loss,
     head_weights,
+    held_out_threshold,
     log_loss,
     quantize_column,
     refit_rows,
     write_rows,
 )
+from moderation.build.refit import _stable_fold as _stable_fold  # noqa: E402
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "moderation-minilm-int8" / "model.onnx"
 
@@ -242,6 +247,68 @@ def test_a_template_label_chooses_its_l2_on_held_out_frames() -> None:
     assert fit.chosen_on == "held-out template frames"
     # Frames unseen: memorising them gains nothing held out, so the strong pull wins.
     assert fit.l2 == 10.0
+
+
+def test_out_of_fold_logits_come_from_rows_that_never_saw_the_frame() -> None:
+    x, y, groups = _frames("same")
+    ones, w0 = np.ones(40, np.float32), np.zeros(10, np.float32)
+    held_y, z = frame_cv_logits(x, y, ones, groups, w0, 0.0, 1e-4)
+    # Every framed example held out once, fold by fold.
+    fold = np.array([_stable_fold(g, FRAME_FOLDS) for g in groups])
+    order = np.concatenate([np.flatnonzero(fold == k) for k in range(FRAME_FOLDS)])
+    np.testing.assert_array_equal(held_y, y[order])
+    # A held-out frame's own feature never trained: within a fold every logit is the
+    # same (the bias), whatever the example's label.
+    for k in range(FRAME_FOLDS):
+        zk = z[fold[order] == k]
+        np.testing.assert_allclose(zk, zk[0], atol=1e-4)
+    # Fit on everything instead, the same examples score far from 0: memorised.
+    w, b = fit_row(x, y, ones, w0, 0.0, 1e-4)
+    assert np.abs(x @ w + b).min() > 1.0
+
+
+def test_refit_rows_keeps_the_chosen_l2s_out_of_fold_scores_for_framed_labels_only() -> None:
+    x, y, groups = _frames("same")
+    targets = np.stack([y, y], axis=1).astype(np.int64)
+    _, fits = refit_rows(
+        x,
+        targets,
+        np.ones(40, np.float32),
+        {"templates": (x, targets), "tweeteval-offensive": (x, targets)},
+        np.zeros((10, 2), np.float32),
+        np.zeros(2, np.float32),
+        ["toxic", "threat"],
+        ["toxic", "threat"],
+        grid=(1e-4, 10.0),
+        groups=groups,
+    )
+    toxic, threat = fits
+    assert toxic.held_out is None
+    assert threat.held_out is not None
+    held_y, z = threat.held_out
+    expected = frame_cv_logits(x, y, np.ones(40, np.float32), groups, np.zeros(10), 0.0, threat.l2)
+    np.testing.assert_allclose(z, expected[1], atol=1e-5)
+    assert len(held_y) == 40
+
+
+def _fit_with(held_out: tuple[np.ndarray, np.ndarray] | None) -> RowFit:
+    return RowFit("threat", 1e-4, "held-out template frames", 0.1, 0.1, {}, held_out)
+
+
+def test_the_held_out_threshold_separates_held_out_scores_within_the_benign_budget() -> None:
+    # Held-out threats score 0.2-0.3, held-out harmless twins 0.05 or less: a threshold
+    # chosen on trained frames (where threats score 0.9) would sit far above 0.3.
+    y = np.array([1] * 10 + [0] * 10)
+    p = np.r_[np.linspace(0.2, 0.3, 10), np.full(10, 0.04)]
+    z = np.log(p / (1 - p))
+    quiet_chat = np.zeros(1000)
+    t = held_out_threshold(_fit_with((y, z)), quiet_chat)
+    assert 0.05 <= t <= 0.2
+    # Benign chat scoring up to 0.25 leaves no threshold below that within the budget.
+    loud_chat = np.linspace(0.0, 0.25, 1000)
+    assert held_out_threshold(_fit_with((y, z)), loud_chat) > 0.24
+    with pytest.raises(RefitError, match="not cross-validated by frame"):
+        held_out_threshold(_fit_with(None), quiet_chat)
 
 
 def test_a_row_written_into_the_shipped_graph_is_the_row_it_computes() -> None:
