@@ -209,21 +209,6 @@ def frame_cv_logits(
     return np.concatenate(ys), np.concatenate(zs)
 
 
-def frame_cv_loss(
-    x: np.ndarray,
-    y: np.ndarray,
-    weight: np.ndarray,
-    groups: Sequence[str],
-    w0: np.ndarray,
-    b0: float,
-    l2: float,
-    folds: int = FRAME_FOLDS,
-) -> float:
-    """Log-loss on template frames the row never saw (``frame_cv_logits``): the mean
-    over held-out examples."""
-    return logit_loss(*frame_cv_logits(x, y, weight, groups, w0, b0, l2, folds))
-
-
 def refit_rows(
     train_x: np.ndarray,
     train_targets: np.ndarray,
