@@ -449,9 +449,10 @@ def refit_thresholds(
 def held_out_threshold(fit: RowFit, benign: np.ndarray) -> float:
     """The build's threshold rule (best F1 within the label's benign-chat budget, the
     middle of ties) on the row's out-of-fold scores of template frames held out whole,
-    instead of on a validation fifth whose frames were all trained on: a live threat is
-    phrased in no training frame, and scores like a held-out one. ``benign``: the
-    model's scores for this label on benign validation chat."""
+    instead of on a validation fifth whose frames were all trained on (a live threat is
+    phrased in no training frame). Tried on two builds, it did not lower the threshold
+    (docs/model.md, stop 39); not the default. ``benign``: the model's scores for this
+    label on benign validation chat."""
     from moderation.build.evaluate import MAX_BENIGN_RATE_PER_LABEL, choose_threshold
 
     if fit.held_out is None:
