@@ -17,6 +17,7 @@ from moderation.build.refit import (  # noqa: E402
     FRAME_FOLDS,
     RefitError,
     RowFit,
+    _stable_fold,
     feature_tensor,
     fit_row,
     frame_cv_logits,
@@ -28,7 +29,6 @@ from moderation.build.refit import (  # noqa: E402
     refit_rows,
     write_rows,
 )
-from moderation.build.refit import _stable_fold as _stable_fold  # noqa: E402
 
 MODEL = Path(__file__).resolve().parents[2] / "models" / "moderation-minilm-int8" / "model.onnx"
 
