@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from moderation.build.refit import REFIT_LABELS, THRESHOLD_SOURCES
+from moderation.build.train import KEEP_CHOICES
 from moderation.commands import (
     BENCH_SUITES,
     EXIT_OK,
@@ -76,6 +77,14 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="copies of TweetEval offensive's training tweets (default: TrainSettings)",
+    )
+    b.add_argument(
+        "--keep",
+        choices=KEEP_CHOICES,
+        default=None,
+        help="which saved epoch to ship: the last, or the best on TweetEval offensive "
+        "validation (default: TrainSettings); with --skip-training it re-picks among the "
+        "work directory's saved epochs",
     )
     b.add_argument(
         "--template-repeat",

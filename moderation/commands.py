@@ -124,6 +124,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         ),
         "offensive_repeat": ns.offensive_repeat or defaults.offensive_repeat,
         "template_repeat": ns.template_repeat or defaults.template_repeat,
+        "keep": ns.keep or defaults.keep,
         # --counterfactuals, --broad-templates, ...: one flag per optional training set.
         **{
             name: getattr(defaults, name) if getattr(ns, name) is None else getattr(ns, name)

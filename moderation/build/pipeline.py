@@ -29,7 +29,7 @@ from moderation.build.refit import (
     refit_model,
 )
 from moderation.build.soup import average_checkpoints
-from moderation.build.train import TrainSettings, train
+from moderation.build.train import TrainSettings, keep_epoch, train
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
 from moderation.cpu import cpu_info
@@ -93,8 +93,10 @@ def build_model(
         ingredients = [(work_dir / "train", settings)]
     if soup:
         ingredients.append((work_dir / "train-broad", replace(settings, broad_templates=True)))
-    if not skip_training:
-        for train_dir, ingredient in ingredients:
+    for train_dir, ingredient in ingredients:
+        if skip_training:
+            keep_epoch(train_dir, ingredient.keep)
+        else:
             train(data_dir, train_dir, ingredient)
     reports = [
         {**json.loads((d / "training.json").read_text()), "broad_templates": i.broad_templates}

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+Keep = Literal["last", "best_offensive_val"]
+KEEP_CHOICES: tuple[Keep, ...] = ("last", "best_offensive_val")
+
 # The TrainSettings fields that name an optional training set (``datasets.TrainingSets``).
 TRAINING_SET_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(datasets.TrainingSets))
 
@@ -64,7 +67,7 @@ class TrainSettings:
     # "last": in one 2-epoch run epoch 2 was 0.3 points lower on that one split in
     # fp32 but better on every validation split in int8; in the run behind the
     # shipped model it was better on that split too (0.7756 against 0.7704).
-    keep: Literal["last", "best_offensive_val"] = "last"
+    keep: Keep = "last"
     # Train on the templates' second set of frames too (templates.BROAD_*).
     broad_templates: bool = False
     # Train on the threat frames with their harm swapped for something harmless too
@@ -205,8 +208,6 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     pad_id = tokenizer.pad_token_id
     lengths = [len(x) for x in train_ids]
     history = []
-    best, kept = -1.0, 0
-    best_dir = out_dir / "best"
     log.info("training on %d examples, %d steps", len(train_set), total)
     for epoch in range(settings.epochs):
         model.train()
@@ -241,25 +242,67 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         history.append({"epoch": epoch + 1, "offensive_val_macro_f1": f1, "seconds": elapsed})
         log.info("epoch %d: offensive val macro-F1 %.4f (%.0f s)", epoch + 1, f1, elapsed)
         model.save_pretrained(out_dir / f"epoch-{epoch + 1}")
-        last = epoch + 1 == settings.epochs
-        if (settings.keep == "last" and last) or (settings.keep != "last" and f1 > best):
-            best, kept = f1, epoch + 1
-            model.save_pretrained(best_dir)
-            tokenizer.save_pretrained(best_dir)
+        tokenizer.save_pretrained(out_dir / f"epoch-{epoch + 1}")
     (out_dir / "training.json").write_text(
         json.dumps(
             {
                 "settings": asdict(settings),
                 "history": history,
-                "kept_epoch": kept,
-                "kept_by": settings.keep,
-                "kept_offensive_val_macro_f1": best,
                 "train_examples": len(train_set),
                 "train_sources": _count_sources(train_set),
             },
             indent=2,
         )
     )
+    return keep_epoch(out_dir, settings.keep)
+
+
+def kept_epoch(history: list[dict[str, Any]], keep: Keep) -> int:
+    """The epoch ``keep`` names in a training history: the last one, or the first with
+    the highest TweetEval offensive validation macro-F1."""
+    if not history:
+        raise ValueError("no epoch was trained")
+    if keep == "last":
+        return int(history[-1]["epoch"])
+    best = max(h["offensive_val_macro_f1"] for h in history)
+    return int(next(h["epoch"] for h in history if h["offensive_val_macro_f1"] == best))
+
+
+def keep_epoch(out_dir: Path, keep: Keep) -> Path:
+    """Make ``out_dir/best`` the saved epoch ``keep`` names in ``out_dir/training.json``,
+    record the choice there, and return that path.
+
+    Training calls it once its epochs are saved; ``build-model --skip-training`` calls it
+    again, so that another ``--keep`` re-picks among the saved epochs without training.
+    """
+    import shutil
+
+    record_path = out_dir / "training.json"
+    record = json.loads(record_path.read_text())
+    history = record["history"]
+    epoch = kept_epoch(history, keep)
+    (chosen,) = [h for h in history if h["epoch"] == epoch]
+    source = out_dir / f"epoch-{epoch}"
+    if not (source / "config.json").is_file():
+        raise FileNotFoundError(f"{source}: epoch {epoch} was not saved; train it again")
+    best_dir = out_dir / "best"
+    staged = out_dir / "best.staged"
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.copytree(source, staged)
+    # Epochs saved before the tokenizer was saved beside them take it from the old copy.
+    if best_dir.is_dir():
+        for f in best_dir.iterdir():
+            if f.is_file() and not (staged / f.name).exists():
+                shutil.copy2(f, staged / f.name)
+    shutil.rmtree(best_dir, ignore_errors=True)
+    staged.rename(best_dir)
+    record.update(
+        kept_epoch=epoch,
+        kept_by=keep,
+        kept_offensive_val_macro_f1=chosen["offensive_val_macro_f1"],
+    )
+    record_path.write_text(json.dumps(record, indent=2))
+    log.info("kept epoch %d of %d (%s)", epoch, len(history), keep)
     return best_dir
 
 

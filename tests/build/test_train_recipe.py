@@ -25,6 +25,9 @@ def test_a_few_steps_of_the_recipe_train_every_label(tmp_path: Path) -> None:
         datasets.LABELS
     )
     report = json.loads((tmp_path / "training.json").read_text())
+    assert (best, report["kept_epoch"], report["kept_by"]) == (tmp_path / "best", 1, "last")
+    # Every saved epoch carries its tokenizer, so any of them can be re-picked later.
+    assert (tmp_path / "epoch-1" / "tokenizer.json").is_file()
     sources = report["train_sources"]
     for source in ("convabuse", "toxigen", "templates-threat", "templates-benign-identity"):
         assert sources.get(source, 0) > 0, source

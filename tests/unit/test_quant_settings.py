@@ -105,9 +105,12 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     )
     assert main([*args, "--threat-threshold-on", "held-out-frames"]) == 0
     assert seen["threat_threshold_on"] == "held-out-frames"
+    assert main([*args, "--keep", "best_offensive_val"]) == 0
+    assert seen["keep"] == "best_offensive_val"
     assert main(args) == 0
     assert seen["threat_threshold_on"] == "template-validation"
     d = TrainSettings()
+    assert seen["keep"] == d.keep
     assert seen["seed"] == d.seed
     assert {name: seen[name] for name in TRAINING_SET_FLAGS} == {
         name: getattr(d, name) for name in TRAINING_SET_FLAGS
