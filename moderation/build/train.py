@@ -15,7 +15,7 @@ import random
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import numpy as np
 
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 Keep = Literal["last", "best_offensive_val"]
-KEEP_CHOICES: tuple[Keep, ...] = ("last", "best_offensive_val")
+KEEP_CHOICES: tuple[str, ...] = get_args(Keep)
 
 # The TrainSettings fields that name an optional training set (``datasets.TrainingSets``).
 TRAINING_SET_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(datasets.TrainingSets))
