@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import random
+import shutil
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -277,8 +278,6 @@ def keep_epoch(out_dir: Path, keep: Keep) -> Path:
     Training calls it once its epochs are saved; ``build-model --skip-training`` calls it
     again, so that another ``--keep`` re-picks among the saved epochs without training.
     """
-    import shutil
-
     record_path = out_dir / "training.json"
     record = json.loads(record_path.read_text())
     history = record["history"]
