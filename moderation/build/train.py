@@ -63,7 +63,7 @@ class TrainSettings:
     # val fell to 0.7677 fp32 / 0.7706 int8 (epoch 1 had 0.7764), below the shipped
     # model's 0.7812 / 0.7814; so 1 here. With the threat corpus and its many
     # templates, 2 gave back the 0.4-0.8 points of that split the templates took: the
-    # stop-40 candidate's recipe passes --offensive-repeat 2 (docs/model.md).
+    # shipped recipe passes --offensive-repeat 2 (docs/model.md).
     offensive_repeat: int = 1
     # Which epoch to ship: "last" (the schedule has decayed the learning rate to zero
     # there) or "best_offensive_val" (highest TweetEval offensive val macro-F1, fp32).
