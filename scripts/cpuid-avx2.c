@@ -10,8 +10,9 @@
  * rather than an instruction emulator's. Threads inherit the faulting; exec drops
  * it, and the child's copy of this library (LD_PRELOAD is inherited) sets it again.
  *
- * A SIGSEGV handler the program installs later is kept behind this one: every fault
- * that is not CPUID goes to it, as it would have.
+ * A SIGSEGV handler the program installs later through sigaction() (as CPython's
+ * faulthandler and signal module do) is kept behind this one: every fault that is not
+ * CPUID goes to it, as it would have. glibc's signal() bypasses the interposition.
  */
 #define _GNU_SOURCE
 #include <asm/prctl.h>

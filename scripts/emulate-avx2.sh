@@ -41,7 +41,9 @@ case "$way" in
     fi
     lib="$venv/.cpuid-avx2.so"
     if [ ! -f "$lib" ] || [ scripts/cpuid-avx2.c -nt "$lib" ]; then
-      "$cc" -O2 -Wall -shared -fPIC -o "$lib" scripts/cpuid-avx2.c -ldl
+      # Built beside it and renamed: a second run at the same moment never loads half a file.
+      "$cc" -O2 -Wall -shared -fPIC -o "$lib.$$" scripts/cpuid-avx2.c -ldl
+      mv -f "$lib.$$" "$lib"
     fi
     program=("$venv/bin/python")
     [ "$name" = python ] || program=("$venv/bin/$name")
