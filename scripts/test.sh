@@ -8,13 +8,16 @@ EXTRAS="train,bench,replay,spark,embedded,test" source scripts/venv.sh
 # stunnel4 and a redis-server built with TLS (the security tests put TLS in front of
 # the broker and run Redis with tls-port and ACL users). Without them those tests
 # are skipped, loudly. And a headless Java runtime for the Spark replay tests, and
-# qemu's user-mode emulator (the AVX2 report is checked on any CPU, emulated).
+# qemu's user-mode emulator and a C compiler (the AVX2 report is checked on any CPU,
+# emulated two ways).
 missing=()
 command -v java >/dev/null || missing+=(default-jre-headless)
 command -v prometheus >/dev/null || missing+=(prometheus)
 command -v stunnel4 >/dev/null || missing+=(stunnel4)
 [ -x /usr/bin/redis-server ] || missing+=(redis-server)
 command -v qemu-x86_64 >/dev/null || missing+=(qemu-user)
+# A C compiler builds the preloaded CPUID handler (scripts/cpuid-avx2.c) and the AMX refusal.
+command -v cc >/dev/null || missing+=(gcc)
 if [ ${#missing[@]} -gt 0 ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   echo "scripts/test.sh: installing ${missing[*]} from Debian" >&2
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
