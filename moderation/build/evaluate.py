@@ -6,7 +6,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -36,6 +36,7 @@ THRESHOLD_SPLIT = {
     "threat": "templates",
 }
 THRESHOLD_GRID = np.round(np.linspace(0.05, 0.95, 91), 2)
+Precision = Literal["fp32", "int8"]
 
 
 @dataclass
@@ -108,10 +109,13 @@ def choose_threshold(
     return float(tied[len(tied) // 2])
 
 
-def choose_thresholds(scored: dict[str, SplitScores], labels: list[str]) -> dict[str, float]:
-    """Thresholds on int8 validation scores: toxic for macro-F1 on TweetEval offensive,
-    insult and hate for F1 on their own splits, each within its benign-chat budget."""
-    benign = scored["chitchat"].int8
+def choose_thresholds(
+    scored: dict[str, SplitScores], labels: list[str], precision: Precision = "int8"
+) -> dict[str, float]:
+    """Thresholds on validation scores (int8's, the shipped ones; or fp32's, by the same
+    rule): toxic for macro-F1 on TweetEval offensive, insult and hate for F1 on their own
+    splits, each within its benign-chat budget."""
+    benign = getattr(scored["chitchat"], precision)
     out = {}
     for j, label in enumerate(labels):
         split = scored[THRESHOLD_SPLIT[label]]
@@ -119,7 +123,7 @@ def choose_thresholds(scored: dict[str, SplitScores], labels: list[str]) -> dict
         known = y >= 0
         out[label] = choose_threshold(
             y[known],
-            split.int8[known, j],
+            getattr(split, precision)[known, j],
             benign[:, j],
             MAX_BENIGN_RATE_PER_LABEL[label],
             macro=label == "toxic",
@@ -134,9 +138,16 @@ def nudge_rate(scores: np.ndarray, thresholds: dict[str, float], labels: list[st
 
 
 def split_metrics(
-    scored: dict[str, SplitScores], thresholds: dict[str, float], labels: list[str]
+    scored: dict[str, SplitScores],
+    thresholds: dict[str, float],
+    labels: list[str],
+    fp32_thresholds: dict[str, float] | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Per split: macro-F1, positive P/R/F1 and ROC AUC of its label, fp32 and int8."""
+    """Per split: macro-F1, positive P/R/F1 and ROC AUC of its label, fp32 and int8, at
+    the shipped (int8-chosen) thresholds; with ``fp32_thresholds`` (the same rule on
+    fp32's scores), fp32's macro-F1 at those too. The shipped thresholds were picked on
+    int8's scores of the very splits some rows are measured on, which favours int8 there:
+    fp32 at its own thresholds against int8 at its own is what quantization costs."""
     out: dict[str, dict[str, Any]] = {}
     for name, label in SPLIT_LABEL.items():
         if name not in scored:
@@ -160,6 +171,10 @@ def split_metrics(
                 "f1": f,
                 "roc_auc": roc_auc(y[known], sc[known, j]),
             }
+        if fp32_thresholds is not None:
+            own = fp32_thresholds[label]
+            row["fp32"]["own_threshold"] = own
+            row["fp32"]["macro_f1_own_threshold"] = macro_f1(y[known], s.fp32[known, j] >= own)
         out[name] = row
     for name in ("chitchat", "chitchat-test"):
         if name in scored:

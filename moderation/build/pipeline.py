@@ -150,7 +150,10 @@ def build_model(
         manifest["head_refit"]["rows"]["threat"]["threshold_chosen_on"] = (
             "out-of-fold scores of template frames held out whole"
         )
-    metrics = split_metrics(scored, thresholds, labels)
+    # fp32 judged at thresholds of its own, by the same rule (the template validation
+    # fifth for threat), so that the card's int8 - fp32 gap is not the selection's.
+    fp32_thresholds = choose_thresholds(scored, labels, "fp32")
+    metrics = split_metrics(scored, thresholds, labels, fp32_thresholds)
     manifest["thresholds"] = thresholds
     (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     (work_dir / "metrics.json").write_text(json.dumps(metrics, indent=2))

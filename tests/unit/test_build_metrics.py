@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+from moderation.build.evaluate import SplitScores
 from moderation.build.metrics import best_f1_threshold, macro_f1, precision_recall_f1, roc_auc
 
 
@@ -61,3 +62,58 @@ def test_a_single_best_threshold_is_kept() -> None:
     t = choose_threshold(y, s, np.zeros(10), max_benign_rate=0.0, macro=False)
     # F1 at t<=0.2: P 3/4 R 1 -> 0.857 (the best, tied over (0.1, 0.2]); above 0.3: 0.8
     assert 0.1 < t <= 0.2
+
+
+def _scored_with_fp32_shifted(shift: float) -> tuple[dict[str, SplitScores], list[str]]:
+    """Every threshold split with fp32 scores ``shift`` below int8's: the same ranking,
+    another scale (a quantized model's scores can sit a little above or below)."""
+    from moderation.build.datasets import LABELS, UNKNOWN, Example
+    from moderation.build.evaluate import THRESHOLD_SPLIT
+
+    rng = np.random.default_rng(3)
+    scored: dict[str, SplitScores] = {}
+    labels = list(LABELS)
+    by_split = {split: label for label, split in THRESHOLD_SPLIT.items()}
+    for split, label in {**by_split, "chitchat": "toxic"}.items():
+        n = 400
+        y = rng.integers(0, 2, n) if split != "chitchat" else np.zeros(n, int)
+        j = labels.index(label)
+        int8 = np.clip(0.3 + 0.4 * y + rng.normal(0, 0.15, n), 0, 1)[:, None].repeat(4, 1)
+        targets = [tuple(int(v) if k == j else UNKNOWN for k in range(4)) for v in y]
+        examples = [Example(f"{split} {i}", t, split) for i, t in enumerate(targets)]
+        scored[split] = SplitScores(examples, np.clip(int8 - shift, 0, 1), int8)
+    return scored, labels
+
+
+def test_fp32_gets_thresholds_of_its_own_by_the_same_rule() -> None:
+    from moderation.build.evaluate import choose_thresholds, split_metrics
+
+    scored, labels = _scored_with_fp32_shifted(0.10)
+    int8_t = choose_thresholds(scored, labels)
+    fp32_t = choose_thresholds(scored, labels, "fp32")
+    for label in labels:
+        assert fp32_t[label] == pytest.approx(int8_t[label] - 0.10, abs=0.011)
+    rows = split_metrics(scored, int8_t, labels, fp32_t)
+    off = rows["tweeteval-offensive"]
+    # At int8's threshold fp32 looks worse; at its own, it decides as int8 does.
+    assert off["fp32"]["macro_f1"] < off["int8"]["macro_f1"] - 0.02
+    assert off["fp32"]["macro_f1_own_threshold"] == pytest.approx(off["int8"]["macro_f1"], abs=0.01)
+    assert (
+        "macro_f1_own_threshold"
+        not in split_metrics(scored, int8_t, labels)["tweeteval-offensive"]["fp32"]
+    )
+
+
+def test_the_card_sets_int8_against_fp32_at_its_own_threshold() -> None:
+    from moderation.build.card import _accuracy_table
+
+    row = {"label": "toxic", "n": 1324, "positives": 459}
+    fp32 = {"macro_f1": 0.7641, "roc_auc": 0.8532}
+    int8 = {"macro_f1": 0.7750, "f1": 0.7, "precision": 0.7, "recall": 0.72, "roc_auc": 0.8534}
+    old = _accuracy_table({"tweeteval-offensive": {**row, "fp32": fp32, "int8": int8}})
+    assert len(old) == 3 and "own" not in old[0]
+    own = {**fp32, "own_threshold": 0.41, "macro_f1_own_threshold": 0.7712}
+    new = _accuracy_table({"tweeteval-offensive": {**row, "fp32": own, "int8": int8}})
+    assert new[0].endswith("| macro-F1 fp32, own threshold | int8 - fp32 (own) |")
+    assert new[1].count("|---") == new[0].count("|") - 1
+    assert new[2].endswith("| 0.7712 (0.41) | +0.38 |")
