@@ -10,6 +10,55 @@ CARD_FILE = "MODEL_CARD.md"
 REBUILD = "moderation build-model --data ../shared/data"
 
 
+# TrainSettings fields the build command sets, by flag; booleans take --no-... too.
+SETTING_FLAGS = {
+    "epochs": "--epochs",
+    "learning_rate": "--learning-rate",
+    "seed": "--seed",
+    "offensive_repeat": "--offensive-repeat",
+    "template_repeat": "--template-repeat",
+    "keep": "--keep",
+    "freeze_word_embeddings": "--freeze-embeddings",
+    "pooling": "--pooling",
+}
+
+
+def rebuild_command(training: dict[str, Any]) -> tuple[str, list[str]]:
+    """The `moderation build-model` command that trains these settings again: a flag
+    for every recorded setting that differs from TrainSettings' default, and the soup
+    the weights average; and the differing settings no flag can give."""
+    from dataclasses import asdict
+
+    from moderation.build.train import TRAINING_SET_FLAGS, TrainSettings
+
+    defaults = asdict(TrainSettings())
+    flags = {**SETTING_FLAGS, **{n: "--" + n.replace("_", "-") for n in TRAINING_SET_FLAGS}}
+    parts, unflagged = [REBUILD], []
+    for name, value in training["settings"].items():
+        if name not in defaults or value == defaults[name] or name == "threads":
+            continue
+        if name not in flags:
+            unflagged.append(f"{name}={value}")
+        elif isinstance(value, bool):
+            parts.append(flags[name] if value else "--no-" + flags[name][2:])
+        else:
+            parts.append(f"{flags[name]} {value}")
+    soup = training.get("soup") or []
+    if soup and len({r["settings"]["seed"] for r in soup}) > 1:
+        parts.append("--soup-seeds " + " ".join(str(r["settings"]["seed"]) for r in soup))
+    elif soup:
+        parts.append("--soup")
+    return " ".join(parts), unflagged
+
+
+def _rebuild_line(training: dict[str, Any]) -> str:
+    command, unflagged = rebuild_command(training)
+    line = f"Rebuild: `{command}`."
+    if unflagged:
+        line += f" Settings no flag sets (TrainSettings): {', '.join(unflagged)}."
+    return line
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
@@ -190,7 +239,7 @@ def write_card(
         "- English only.",
         "",
         "Latency: see `docs/benchmarks.md`.",
-        f"Rebuild: `{REBUILD}`.",
+        _rebuild_line(training),
         "",
     ]
     path = out_dir / CARD_FILE
@@ -228,6 +277,18 @@ def refit_markdown(manifest: dict[str, Any], cpu_kind: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def refit_flags(manifest: dict[str, Any]) -> str:
+    """The build flags of the refit ``manifest`` records: which rows, and where the
+    threat threshold was chosen when not on the template validation fifth."""
+    from moderation.build.refit import REFIT_LABELS
+
+    rows = manifest["head_refit"]["rows"]
+    flags = " --refit-heads" + ("" if set(rows) == set(REFIT_LABELS) else " " + " ".join(rows))
+    if "threshold_chosen_on" in rows.get("threat", {}):
+        flags += " --threat-threshold-on held-out-frames"
+    return flags
+
+
 def write_refit_section(out_dir: Path, manifest: dict[str, Any], cpu_kind: str) -> None:
     """Put the refit section into the card, before its evaluation sections."""
     from moderation.bench.stats import replace_section
@@ -242,7 +303,14 @@ def write_refit_section(out_dir: Path, manifest: dict[str, Any], cpu_kind: str) 
         text = head + f"{start}\n<!-- {REFIT_MARKER}:end -->\n\n" + evaluation + tail
     text = replace_section(text, REFIT_MARKER, body)
     text = re.sub(r"Model id: `[^`]+`", f"Model id: `{manifest['id']}`", text, count=1)
-    text = text.replace(f"Rebuild: `{REBUILD}`.", f"Rebuild: `{REBUILD} --refit-heads`.")
+    # The refit's flags end the command (once: a second refit replaces the first's).
+    text = re.sub(
+        r"^(Rebuild: `[^`]*?)(?: --refit-heads[^`]*)?`",
+        lambda m: f"{m.group(1)}{refit_flags(manifest)}`",
+        text,
+        count=1,
+        flags=re.MULTILINE,
+    )
     for label, threshold in manifest["thresholds"].items():
         text = re.sub(
             rf"^\| {re.escape(label)} \| [0-9.]+ \|$",

