@@ -8,6 +8,8 @@ preloaded handler. This runs the capability where the two kinds differ most (neg
 hate) both ways and asks for eval-avx2.json's exact result, and for the same scores,
 bit for bit, from both: on a VNNI machine the shipped model is then held to what AVX2
 machines measure too, and on an AVX2 machine the emulation is held to the real CPU.
+Where CPUID faulting runs it natively, the whole AVX2 report is made again and must
+equal the stored one.
 """
 
 from __future__ import annotations
@@ -41,6 +43,18 @@ texts = [t for cap in suite() if cap.name == sys.argv[1] for t in cap.examples]
 scores = int8_scores(c, texts).tolist()
 print(json.dumps({"kind": cpu_info().kind, "row": rows[sys.argv[1]], "scores": scores}))
 """
+# The whole report, as `moderation eval` makes it, printed as JSON.
+REPORT_SNIPPET = """
+import json, sys
+from pathlib import Path
+from moderation.classifier import Classifier
+from moderation.config import ClassifierSettings
+from moderation.evaluation import run
+from moderation.policy import Policy
+c = Classifier(ClassifierSettings())
+print(json.dumps(run.evaluate(c, Policy(c.manifest["thresholds"]), Path(sys.argv[1]))))
+"""
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 HAS_CC = shutil.which("cc") is not None or shutil.which("gcc") is not None
 CPUID_FAULTING = "cpuid_fault" in Path("/proc/cpuinfo").read_text().split()
 pytestmark = pytest.mark.slow
@@ -113,3 +127,17 @@ def test_cpuid_faulting_leaves_real_faults_to_the_programs_handler() -> None:
     assert out.stdout.strip() == "avx2"
     assert out.returncode == -11
     assert "Fatal Python error: Segmentation fault" in out.stderr
+
+
+@pytest.mark.skipif(not (HAS_CC and CPUID_FAULTING), reason="no CPUID faulting or no cc")
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no shared data at {DATA}")
+def test_the_whole_avx2_report_reproduces_under_cpuid_faulting(
+    avx2_report: dict[str, Any],
+) -> None:
+    # At native speed the whole report fits a CI run (about a minute): every split,
+    # capability, evasion and benign-chat figure of eval-avx2.json, to the last bit.
+    out = emulated("cpuid", REPORT_SNIPPET, str(DATA))
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["cpu_kind"] == "avx2" and got["emulated"]
+    assert got == avx2_report
