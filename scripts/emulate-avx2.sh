@@ -35,19 +35,8 @@ if [ "$way" = auto ]; then
 fi
 case "$way" in
   cpuid)
-    if [ -z "$cc" ]; then
-      echo "scripts/emulate-avx2.sh: EMULATE_WITH=cpuid needs a C compiler: apt-get install gcc" >&2
-      exit 3
-    fi
-    lib="$venv/.cpuid-avx2.so"
-    if [ ! -f "$lib" ] || [ scripts/cpuid-avx2.c -nt "$lib" ]; then
-      # Built beside it and renamed: a second run at the same moment never loads half a file.
-      "$cc" -O2 -Wall -shared -fPIC -o "$lib.$$" scripts/cpuid-avx2.c -ldl
-      mv -f "$lib.$$" "$lib"
-    fi
-    program=("$venv/bin/python")
-    [ "$name" = python ] || program=("$venv/bin/$name")
-    LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}" exec "${program[@]}" "$@"
+    source scripts/preload.sh
+    preload_exec scripts/emulate-avx2.sh scripts/cpuid-avx2.c "$name" "$@"
     ;;
   qemu)
     if ! command -v qemu-x86_64 >/dev/null; then
