@@ -432,3 +432,21 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
         " --refit-heads --threat-threshold-on held-out-frames"
     )
     assert refit_flags({"head_refit": {"rows": {"toxic": {}}}}) == " --refit-heads toxic"
+
+
+def test_every_flag_the_rebuild_line_writes_is_one_build_model_takes() -> None:
+    import argparse
+
+    from moderation.build.card import SETTING_FLAGS
+    from moderation.build.train import TRAINING_SET_FLAGS
+    from moderation.cli import parser
+
+    (sub,) = [a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    options = {o for a in sub.choices["build-model"]._actions for o in a.option_strings}
+    written = set(SETTING_FLAGS.values()) | {"--soup", "--soup-seeds", "--refit-heads"}
+    written |= {"--threat-threshold-on"}
+    for name in TRAINING_SET_FLAGS:
+        flag = "--" + name.replace("_", "-")
+        written |= {flag, "--no-" + flag[2:]}
+    written |= {"--no-" + SETTING_FLAGS["freeze_word_embeddings"][2:]}
+    assert written <= options, written - options
