@@ -21,6 +21,7 @@ from moderation.config import ClassifierSettings
 from moderation.cpu import usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.normalize import Normalizer
+from moderation.thread_choice import LengthTiming, limit_from, measure
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +158,24 @@ def make_session(
         raise ModelLoadError(f"{path}: ONNX Runtime cannot load it: {exc}") from exc
 
 
+def _filler(tokens: int) -> Encoded:
+    """A message of ``tokens`` ids for warming up and timing."""
+    return Encoded(np.full((tokens,), 1000, dtype=np.int64), False)
+
+
+def timed_one_thread_limit(one: Any, full: Any, max_tokens: int) -> tuple[int, list[LengthTiming]]:
+    """Up to which length a one-thread session (``one``) runs a message no slower than
+    the full one, timed here and now (moderation/thread_choice.py), and the timings."""
+
+    def runner(session: Any) -> Callable[[int], object]:
+        return lambda tokens: session.run(None, _filler(tokens).feed())
+
+    for n in (*_WARMUP_LENGTHS, max_tokens):
+        runner(one)(min(n, max_tokens))
+    timings = measure(runner(one), runner(full), max_tokens)
+    return limit_from(timings), timings
+
+
 class Classifier:
     """Loads the model once; ``classify`` turns one message into scores."""
 
@@ -191,21 +210,48 @@ class Classifier:
         if not {"input_ids", "attention_mask"} <= self._input_names:
             raise ModelLoadError(f"{model_dir}: model inputs {self._input_names} are not BERT's")
         self._output = self._session.get_outputs()[0].name
+        # Messages up to this many tokens run on a one-thread session of their own
+        # (moderation/thread_choice.py); 0: every message on the full session.
+        self.one_thread_up_to = 0
+        self._one_thread_session: Any = None
         self._warm_up()
+        if self.threads > 1 and settings.one_thread_up_to != 0:
+            self._choose_one_thread(settings.one_thread_up_to)
         log.info(
-            "model %s loaded: %d labels, %d threads, max %d tokens, spinning %s",
+            "model %s loaded: %d labels, %d threads%s, max %d tokens, spinning %s",
             self.model_id,
             len(self.labels),
             self.threads,
+            f" (one for messages up to {self.one_thread_up_to} tokens)"
+            if self.one_thread_up_to
+            else "",
             self.max_tokens,
             settings.spinning,
         )
 
+    def _choose_one_thread(self, configured: int | None) -> None:
+        """Make the one-thread session and set up to which length it runs messages:
+        as configured, or (None) the longest length at which it was no slower than the
+        full session when timed here and now."""
+        one = make_session(self._model_file, 1, spinning=False)
+        if configured is None:
+            limit, timings = timed_one_thread_limit(one, self._session, self.max_tokens)
+            log.info(
+                "one inference thread against %d, timed at load: %s",
+                self.threads,
+                "; ".join(t.describe() for t in timings),
+            )
+        else:
+            limit = min(configured, self.max_tokens)
+            self._warm_up(lambda e: self._infer(e.feed(), one)[0])
+        if limit:
+            self._one_thread_session = one
+            self.one_thread_up_to = limit
+
     def _warm_up(self, scores: Callable[[Encoded], np.ndarray] | None = None) -> None:
         """First runs allocate and pick kernels; pay for that at load, not on a message."""
         for n in (*_WARMUP_LENGTHS, self.max_tokens):
-            ids = np.full((min(n, self.max_tokens),), 1000, dtype=np.int64)
-            (scores or self.scores)(Encoded(ids, False))
+            (scores or self.scores)(_filler(min(n, self.max_tokens)))
 
     def encode(self, text: str, *, from_prefix: bool = True) -> Encoded:
         """Tokenize once: ids for the model (and, later, for the cache key).
@@ -285,8 +331,11 @@ class Classifier:
         return vocab
 
     def scores(self, encoded: Encoded) -> np.ndarray:
-        """Scores for one message: a (1, tokens) tensor, no padding."""
-        row: np.ndarray = self._infer(encoded.feed())[0]
+        """Scores for one message: a (1, tokens) tensor, no padding; on one thread when
+        it is short enough (``one_thread_up_to``). Both sessions run the same graph with
+        the same kernels, so the scores do not depend on which one ran."""
+        one = self._one_thread_session if encoded.tokens <= self.one_thread_up_to else None
+        row: np.ndarray = self._infer(encoded.feed(), one)[0]
         return row
 
     def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:

@@ -359,6 +359,7 @@ SHADOW_SKIPPED = _shadow(
 class _DescribedModel(Protocol):
     model_id: str
     threads: int
+    one_thread_up_to: int
     max_tokens: int
     manifest: dict[str, Any]
 
@@ -370,6 +371,7 @@ def describe_model(classifier: _DescribedModel) -> None:
             "id": classifier.model_id,
             "quantization": str(classifier.manifest.get("quantization", "")),
             "threads": str(classifier.threads),
+            "one_thread_up_to": str(classifier.one_thread_up_to),
             "max_tokens": str(classifier.max_tokens),
         }
     )

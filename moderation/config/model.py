@@ -41,6 +41,10 @@ class ClassifierSettings:
     # With spinning: how long (microseconds) an idle intra-op thread spins before it
     # sleeps; 0 leaves ONNX Runtime's default.
     spin_us: int = 0
+    # Messages up to this many tokens run on one intra-op thread, longer ones on all
+    # ``threads``; None: the longest length at which one thread was no slower, timed on
+    # this machine at load (moderation/thread_choice.py); 0: all on ``threads``.
+    one_thread_up_to: int | None = None
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)
     # Undo evasive spellings (look-alike letters, leetspeak, spaced-out letters,
@@ -64,6 +68,7 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         max_tokens=src.integer("MAX_TOKENS", DEFAULT_MAX_TOKENS, 8, 512),
         spinning=src.boolean("SPINNING", ClassifierSettings().spinning),
         spin_us=src.integer("SPIN_US", 0, 0, 1_000_000),
+        one_thread_up_to=_one_thread_up_to(src),
         thresholds=src.thresholds("THRESHOLDS"),
         require_vnni=src.boolean("REQUIRE_VNNI", False),
         normalize=src.boolean("NORMALIZE", True),
@@ -79,3 +84,19 @@ def _shadow_dir(src: Source) -> Path | None:
     if not path.is_dir():
         raise ConfigError(f"{PREFIX}SHADOW_MODEL_DIR={path}: no such directory")
     return path
+
+
+def _one_thread_up_to(src: Source) -> int | None:
+    """``auto`` (the default: timed at load), or a token count (0: never one thread)."""
+    raw = src.get("ONE_THREAD_UP_TO")
+    if raw is None or str(raw).strip().lower() in ("", "auto"):
+        return None
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        raise ConfigError(
+            f"{PREFIX}ONE_THREAD_UP_TO={raw!r}: expected auto or a token count"
+        ) from None
+    if not 0 <= value <= 512:
+        raise ConfigError(f"{PREFIX}ONE_THREAD_UP_TO={value}: expected auto or 0..512")
+    return value

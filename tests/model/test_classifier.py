@@ -139,6 +139,49 @@ def test_threads_are_clamped_to_usable_cores(caplog: pytest.LogCaptureFixture) -
     assert f"using {cores}" in caplog.text
 
 
+def _texts_of_every_length() -> list[str]:
+    from moderation.evaluation.behaviour import suite
+
+    texts = [t for cap in suite() for t in cap.examples][::4]
+    return [*texts, " ".join(texts[:12]), " ".join(texts[:40])]
+
+
+@pytest.mark.skipif(len(__import__("os").sched_getaffinity(0)) < 2, reason="needs 2 cores")
+def test_short_messages_run_on_one_thread_with_the_same_scores() -> None:
+    split = Classifier(ClassifierSettings(threads=2, one_thread_up_to=24))
+    whole = Classifier(ClassifierSettings(threads=2, one_thread_up_to=0))
+    assert (split.one_thread_up_to, whole.one_thread_up_to) == (24, 0)
+    ran: list[tuple[int, bool]] = []
+    infer = split._infer
+
+    def spy(feed: dict[str, np.ndarray], session: object = None) -> np.ndarray:
+        ran.append((feed["input_ids"].shape[1], session is None))
+        return infer(feed, session)
+
+    split._infer = spy  # type: ignore[method-assign]
+    for text in _texts_of_every_length():
+        enc = split.encode(text)
+        # Same graph, same kernels: the verdict does not depend on the thread count.
+        assert np.array_equal(split.scores(enc), whole.scores(enc)), text
+    assert {full for n, full in ran if n <= 24} == {False}
+    assert {full for n, full in ran if n > 24} == {True}
+    assert max(n for n, _ in ran) == 128
+
+
+def test_one_thread_up_to_is_timed_at_load_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    from moderation.thread_choice import lengths_up_to
+
+    with caplog.at_level(logging.INFO):
+        c = Classifier(ClassifierSettings(threads=2, max_tokens=64))
+    if c.threads == 1:
+        assert c.one_thread_up_to == 0 and "timed at load" not in caplog.text
+        return
+    assert c.one_thread_up_to in (0, *lengths_up_to(64))
+    assert "one inference thread against 2, timed at load: 8 tokens:" in caplog.text
+    single = Classifier(ClassifierSettings(threads=1))
+    assert single.one_thread_up_to == 0  # nothing to choose between
+
+
 def test_spinning_its_duration_and_its_stop_reach_the_session() -> None:
     from moderation.classifier import make_session
 

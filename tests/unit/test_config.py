@@ -26,6 +26,23 @@ def test_environment_wins_over_toml(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("raw", "expected"), [(None, None), ("auto", None), (" AUTO ", None), ("0", 0), ("48", 48)]
+)
+def test_one_thread_up_to_is_timed_at_load_unless_a_length_is_given(
+    raw: str | None, expected: int | None
+) -> None:
+    env = {} if raw is None else {"MODERATION_ONE_THREAD_UP_TO": raw}
+    assert classifier_settings(Source(env)).one_thread_up_to == expected
+
+
+def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
+    cfg = tmp_path / "m.toml"
+    cfg.write_text("one_thread_up_to = 32\n")
+    s = classifier_settings(Source({"MODERATION_CONFIG": str(cfg)}))
+    assert s.one_thread_up_to == 32
+
+
+@pytest.mark.parametrize(
     ("env", "message"),
     [
         ({"MODERATION_THREADS": "four"}, "MODERATION_THREADS='four': expected an integer"),
@@ -33,6 +50,8 @@ def test_environment_wins_over_toml(tmp_path: Path) -> None:
         ({"MODERATION_MAX_TOKENS": "100000"}, "MODERATION_MAX_TOKENS=100000"),
         ({"MODERATION_SPINNING": "maybe"}, "expected true or false"),
         ({"MODERATION_SPIN_US": "-5"}, "MODERATION_SPIN_US=-5: expected 0..1000000"),
+        ({"MODERATION_ONE_THREAD_UP_TO": "short"}, "expected auto or a token count"),
+        ({"MODERATION_ONE_THREAD_UP_TO": "-1"}, "ONE_THREAD_UP_TO=-1: expected auto or 0..512"),
         ({"MODERATION_THRESHOLDS": "toxic"}, "'toxic' is not label=value"),
         ({"MODERATION_THRESHOLDS": "toxic=high"}, "is not a number"),
         ({"MODERATION_THRESHOLDS": "toxic=1.5"}, r"must lie in \[0, 1\]"),
