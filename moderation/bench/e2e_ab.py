@@ -32,6 +32,11 @@ VARIANTS: list[tuple[str, list[str], dict[str, str]]] = [
     ("worker, spinning (ONNX Runtime's default)", WORKER, SPIN),
     ("worker, 1 inference thread", WORKER, {"MODERATION_THREADS": "1"}),
     (
+        "worker, 2 threads for every length (no one-thread session)",
+        WORKER,
+        {"MODERATION_ONE_THREAD_UP_TO": "0"},
+    ),
+    (
         "worker, long lane: over 64 tokens on a second thread",
         WORKER,
         {"MODERATION_LONG_LANE_TOKENS": "64"},
