@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from moderation.config import ClassifierSettings
-from moderation.cpu import usable_cores
+from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.normalize import Normalizer
 from moderation.thread_choice import LengthTiming, limit_from, measure
@@ -233,6 +233,13 @@ class Classifier:
         """Make the one-thread session and set up to which length it runs messages:
         as configured, or (None) the longest length at which it was no slower than the
         full session when timed here and now."""
+        if configured is None and cpu_info().emulated:
+            # Under qemu or the CPUID mask the timings are not this CPU's, and under qemu
+            # they would take a minute: every message on the full session.
+            log.info(
+                "CPU emulated: one-thread session not timed, every message on %d", self.threads
+            )
+            return
         one = make_session(self._model_file, 1, spinning=False)
         if configured is None:
             limit, timings = timed_one_thread_limit(one, self._session, self.max_tokens)

@@ -182,6 +182,26 @@ def test_one_thread_up_to_is_timed_at_load_and_logged(caplog: pytest.LogCaptureF
     assert single.one_thread_up_to == 0  # nothing to choose between
 
 
+def test_an_emulated_cpu_is_not_timed(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from dataclasses import replace
+
+    import moderation.classifier as classifier_module
+    from moderation.cpu import cpu_info
+
+    masked = replace(cpu_info(), emulated=True)
+    monkeypatch.setattr(classifier_module, "cpu_info", lambda: masked)
+    with caplog.at_level(logging.INFO):
+        c = Classifier(ClassifierSettings(threads=2))
+    assert c.one_thread_up_to == 0
+    assert "timed at load" not in caplog.text
+    if c.threads > 1:
+        assert "CPU emulated: one-thread session not timed" in caplog.text
+        # A length given outright is still honoured.
+        assert Classifier(ClassifierSettings(threads=2, one_thread_up_to=16)).one_thread_up_to == 16
+
+
 def test_spinning_its_duration_and_its_stop_reach_the_session() -> None:
     from moderation.classifier import make_session
 
