@@ -163,6 +163,12 @@ def _filler(tokens: int) -> Encoded:
     return Encoded(np.full((tokens,), 1000, dtype=np.int64), False)
 
 
+def warm_up(run: Callable[[Encoded], object], max_tokens: int) -> None:
+    """First runs allocate and pick kernels; pay for that at load, not on a message."""
+    for n in (*_WARMUP_LENGTHS, max_tokens):
+        run(_filler(min(n, max_tokens)))
+
+
 def timed_one_thread_limit(one: Any, full: Any, max_tokens: int) -> tuple[int, list[LengthTiming]]:
     """Up to which length a one-thread session (``one``) runs a message no slower than
     the full one, timed here and now (moderation/thread_choice.py), and the timings."""
@@ -170,8 +176,7 @@ def timed_one_thread_limit(one: Any, full: Any, max_tokens: int) -> tuple[int, l
     def runner(session: Any) -> Callable[[int], object]:
         return lambda tokens: session.run(None, _filler(tokens).feed())
 
-    for n in (*_WARMUP_LENGTHS, max_tokens):
-        runner(one)(min(n, max_tokens))
+    warm_up(lambda e: one.run(None, e.feed()), max_tokens)
     timings = measure(runner(one), runner(full), max_tokens)
     return limit_from(timings), timings
 
@@ -257,8 +262,7 @@ class Classifier:
 
     def _warm_up(self, scores: Callable[[Encoded], np.ndarray] | None = None) -> None:
         """First runs allocate and pick kernels; pay for that at load, not on a message."""
-        for n in (*_WARMUP_LENGTHS, self.max_tokens):
-            (scores or self.scores)(_filler(min(n, self.max_tokens)))
+        warm_up(scores or self.scores, self.max_tokens)
 
     def encode(self, text: str, *, from_prefix: bool = True) -> Encoded:
         """Tokenize once: ids for the model (and, later, for the cache key).
