@@ -20,6 +20,7 @@ import numpy as np
 from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
+from moderation.hugepages import collapse_logged
 from moderation.normalize import Normalizer
 from moderation.thread_choice import LengthTiming, limit_from, measure
 
@@ -220,8 +221,11 @@ class Classifier:
         self.one_thread_up_to = 0
         self._one_thread_session: Any = None
         self._warm_up()
-        if self.threads > 1 and settings.one_thread_up_to != 0:
-            self._choose_one_thread(settings.one_thread_up_to)
+        one = self._one_thread_candidate(settings.one_thread_up_to)
+        # Once every session holds its weights, and before any timing reads them.
+        self.huge_pages = collapse_logged() if settings.huge_pages else None
+        if one is not None:
+            self._choose_one_thread(one, settings.one_thread_up_to)
         log.info(
             "model %s loaded: %d labels, %d threads%s, max %d tokens, spinning %s",
             self.model_id,
@@ -234,18 +238,24 @@ class Classifier:
             settings.spinning,
         )
 
-    def _choose_one_thread(self, configured: int | None) -> None:
-        """Make the one-thread session and set up to which length it runs messages:
-        as configured, or (None) the longest length at which it was no slower than the
-        full session when timed here and now."""
+    def _one_thread_candidate(self, configured: int | None) -> Any:
+        """A one-thread session beside the full one, or None where none is wanted: one
+        thread in all, ``configured`` 0, or to be timed (None) on an emulated CPU."""
+        if self.threads == 1 or configured == 0:
+            return None
         if configured is None and cpu_info().emulated:
             # Under qemu or the CPUID mask the timings are not this CPU's, and under qemu
             # they would take a minute: every message on the full session.
             log.info(
                 "CPU emulated: one-thread session not timed, every message on %d", self.threads
             )
-            return
-        one = make_session(self._model_file, 1, spinning=False)
+            return None
+        return make_session(self._model_file, 1, spinning=False)
+
+    def _choose_one_thread(self, one: Any, configured: int | None) -> None:
+        """Set up to which length the one-thread session ``one`` runs messages: as
+        configured, or (None) the longest length at which it was no slower than the
+        full session when timed here and now."""
         if configured is None:
             limit, timings = timed_one_thread_limit(one, self._session, self.max_tokens)
             log.info(
@@ -360,6 +370,8 @@ class Classifier:
             return row
 
         self._warm_up(scores)
+        if self.huge_pages is not None:
+            collapse_logged()
         return scores
 
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:

@@ -251,6 +251,7 @@ BENCH_SUITES = {
     "normalize": "normalize",
     "spin": "spin",
     "amx": "amx",
+    "hugepages": "hugepages",
 }
 
 

@@ -45,6 +45,10 @@ class ClassifierSettings:
     # ``threads``; None: the longest length at which one thread was no slower, timed on
     # this machine at load (moderation/thread_choice.py); 0: all on ``threads``.
     one_thread_up_to: int | None = None
+    # Move the sessions' weights onto 2 MB pages once loaded (moderation/hugepages.py).
+    # Off, by measurement: on the AMX Xeon 1.02-1.05x at p50, 1.05-1.08x after a pause,
+    # but a longer tail (chat p99 3.5-3.7 ms against 2.7-2.8; `moderation bench hugepages`).
+    huge_pages: bool = False
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)
     # Undo evasive spellings (look-alike letters, leetspeak, spaced-out letters,
@@ -69,6 +73,7 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         spinning=src.boolean("SPINNING", ClassifierSettings().spinning),
         spin_us=src.integer("SPIN_US", 0, 0, 1_000_000),
         one_thread_up_to=_one_thread_up_to(src),
+        huge_pages=src.boolean("HUGE_PAGES", False),
         thresholds=src.thresholds("THRESHOLDS"),
         require_vnni=src.boolean("REQUIRE_VNNI", False),
         normalize=src.boolean("NORMALIZE", True),

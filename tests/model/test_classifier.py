@@ -202,6 +202,23 @@ def test_an_emulated_cpu_is_not_timed(
         assert Classifier(ClassifierSettings(threads=2, one_thread_up_to=16)).one_thread_up_to == 16
 
 
+def test_weights_move_onto_huge_pages_at_load_when_asked(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from moderation.hugepages import thp_mode
+
+    with caplog.at_level(logging.INFO):
+        on = Classifier(ClassifierSettings(threads=2, one_thread_up_to=16, huge_pages=True))
+    off = Classifier(ClassifierSettings(threads=2, one_thread_up_to=16))
+    assert off.huge_pages is None
+    assert on.huge_pages is not None and on.huge_pages.mode == thp_mode()
+    assert "transparent huge pages" in caplog.text
+    if on.huge_pages.mode not in ("never", "unavailable"):
+        assert on.huge_pages.ranges > 0
+    enc = on.encode("see you at the gym tomorrow")
+    assert np.array_equal(on.scores(enc), off.scores(enc))  # only the pages differ
+
+
 def test_spinning_its_duration_and_its_stop_reach_the_session() -> None:
     from moderation.classifier import make_session
 

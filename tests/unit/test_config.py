@@ -35,6 +35,14 @@ def test_one_thread_up_to_is_timed_at_load_unless_a_length_is_given(
     assert classifier_settings(Source(env)).one_thread_up_to == expected
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"), [(None, False), ("0", False), ("on", True), ("1", True)]
+)
+def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) -> None:
+    env = {} if raw is None else {"MODERATION_HUGE_PAGES": raw}
+    assert classifier_settings(Source(env)).huge_pages is expected
+
+
 def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
     cfg = tmp_path / "m.toml"
     cfg.write_text("one_thread_up_to = 32\n")
@@ -49,6 +57,7 @@ def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
         ({"MODERATION_THREADS": "0"}, "MODERATION_THREADS=0: expected 1..256"),
         ({"MODERATION_MAX_TOKENS": "100000"}, "MODERATION_MAX_TOKENS=100000"),
         ({"MODERATION_SPINNING": "maybe"}, "expected true or false"),
+        ({"MODERATION_HUGE_PAGES": "2mb"}, "MODERATION_HUGE_PAGES='2mb': expected true or false"),
         ({"MODERATION_SPIN_US": "-5"}, "MODERATION_SPIN_US=-5: expected 0..1000000"),
         ({"MODERATION_ONE_THREAD_UP_TO": "short"}, "expected auto or a token count"),
         ({"MODERATION_ONE_THREAD_UP_TO": "-1"}, "ONE_THREAD_UP_TO=-1: expected auto or 0..512"),

@@ -1,0 +1,84 @@
+"""`moderation bench hugepages`: the weights on 2 MB pages against 4 KB pages (shipped).
+
+Whether the classifier moves its sessions' memory onto huge pages at load
+(moderation/hugepages.py, ``MODERATION_HUGE_PAGES``) is fixed for the life of a
+process, so each round starts one child per arm (the setting on and off), their order
+flipped every round; each times the shipped classifier on chat messages back to back
+and after a 10 ms pause (a worker at 100 msg/s waits about that long between
+messages), and at fixed lengths. Both must give the same scores bit for bit: only the
+pages differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from moderation.bench.arms import Arm, Plan, child, compare, rounds
+from moderation.bench.stats import write_docs_section
+from moderation.hugepages import thp_mode
+
+ARMS = (
+    Arm("2 MB pages (MODERATION_HUGE_PAGES=1)", env={"MODERATION_HUGE_PAGES": "1"}),
+    Arm("4 KB pages (as shipped)", env={"MODERATION_HUGE_PAGES": "0"}),
+)
+
+
+def _check(arm: Arm, result: dict[str, Any]) -> None:
+    wanted = arm.env["MODERATION_HUGE_PAGES"] == "1"
+    if result["huge_pages"] != wanted:
+        raise RuntimeError(f"{arm.name}: the child ran with huge_pages={result['huge_pages']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Alternate the two arms in rounds; print and store the table."""
+    p = argparse.ArgumentParser(prog="moderation bench hugepages", description=__doc__)
+    p.add_argument("--messages", type=int, default=600, help="chat messages per round")
+    p.add_argument("--paused", type=int, default=300, help="of them, timed after a pause")
+    p.add_argument("--pause-ms", type=float, default=10.0)
+    p.add_argument("--repeats", type=int, default=100, help="runs per fixed length a round")
+    p.add_argument("--rounds", type=int, default=6)
+    p.add_argument("--seed", type=int, default=21)
+    p.add_argument("--out", type=Path, default=Path("bench-results"))
+    p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ns = p.parse_args(argv)
+    plan = Plan(ns.messages, ns.seed, ns.repeats, ns.paused, ns.pause_ms)
+    if ns.child:
+        print(json.dumps(child(plan)))
+        return 0
+
+    mode = thp_mode()
+    if mode in ("never", "unavailable"):
+        print(f"transparent huge pages {mode} on this kernel: nothing to compare")
+        return 2
+    runs = rounds("moderation.bench.hugepages", ARMS, plan, ns.rounds, _check)
+    table, results = compare(runs, ARMS[1].name, "sessions' memory on", "4 KB")
+    same = results["scores_identical"]
+    huge = {arm.name: max(r["huge_bytes"] for r in runs[arm.name]) / 2**20 for arm in ARMS}
+    note = (
+        f"Transparent huge pages: `{mode}`. "
+        f"{ns.messages} held-out chat messages per round back to back, then the first "
+        f"{ns.paused} again each after a {ns.pause_ms:g} ms pause (tokenization included), "
+        f"and {ns.repeats} runs at each fixed length (model only); the classifier as "
+        f"shipped (its one-thread session timed at load in each child); {ns.rounds} rounds "
+        "of one child process per arm, their order flipped every round. Anonymous memory "
+        "on huge pages: "
+        + ", ".join(f"{name} {mib:.0f} MiB" for name, mib in huge.items())
+        + ". Scores of the two arms "
+        + ("identical bit for bit." if same else "DIFFER (see the JSON).")
+    )
+    print(table + "\n\n" + note)
+    ns.out.mkdir(parents=True, exist_ok=True)
+    (ns.out / "bench-hugepages.json").write_text(json.dumps(results, indent=2))
+    if ns.docs:
+        cmd = f"moderation bench hugepages --messages {ns.messages} --rounds {ns.rounds}"
+        body = f"Command: `{cmd}`.\n\n{table}\n\n{note}\n"
+        write_docs_section(Path(ns.docs), "bench-hugepages", body)
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
