@@ -12,13 +12,11 @@ Needs a checkout (the script) and a C compiler.
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any
 
-from moderation.bench.arms import Arm, Plan, child, compare, rounds
-from moderation.bench.stats import write_docs_section
+from moderation.bench.arms import Arm, child, compare, parser, plan_of, report, rounds
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "without-amx.sh"
 ARMS = ("AMX tiles (as shipped)", "VNNI kernels (tiles refused)")
@@ -32,18 +30,8 @@ def _check(arm: Arm, result: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Alternate the two arms in rounds; print and store the table."""
-    p = argparse.ArgumentParser(prog="moderation bench amx", description=__doc__)
-    p.add_argument("--messages", type=int, default=600, help="chat messages per round")
-    p.add_argument("--repeats", type=int, default=100, help="runs per fixed length a round")
-    p.add_argument("--rounds", type=int, default=6)
-    p.add_argument("--seed", type=int, default=21)
-    p.add_argument("--out", type=Path, default=Path("bench-results"))
-    p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
-    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument("--paused", type=int, default=0, help=argparse.SUPPRESS)
-    p.add_argument("--pause-ms", type=float, default=10.0, help=argparse.SUPPRESS)
-    ns = p.parse_args(argv)
-    plan = Plan(ns.messages, ns.seed, ns.repeats, ns.paused, ns.pause_ms)
+    ns = parser("moderation bench amx", __doc__, paused=0).parse_args(argv)
+    plan = plan_of(ns)
     if ns.child:
         print(json.dumps(child(plan)))
         return 0
@@ -68,12 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         "round. Scores of the two arms "
         + ("identical bit for bit." if same else "DIFFER (see the JSON).")
     )
-    print(table + "\n\n" + note)
-    ns.out.mkdir(parents=True, exist_ok=True)
-    (ns.out / "bench-amx.json").write_text(json.dumps(results, indent=2))
-    if ns.docs:
-        cmd = f"moderation bench amx --messages {ns.messages} --rounds {ns.rounds}"
-        write_docs_section(Path(ns.docs), "bench-amx", f"Command: `{cmd}`.\n\n{table}\n\n{note}\n")
+    report(ns, "amx", table, note, results)
     return 0 if same else 1
 
 

@@ -10,6 +10,7 @@ must give the same scores bit for bit.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -18,11 +19,12 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from moderation.bench.stats import markdown_table
+from moderation.bench.stats import markdown_table, write_docs_section
 
 LENGTHS = (32, 128)
 
@@ -55,6 +57,39 @@ class Plan:
             *("--repeats", str(self.repeats), "--paused", str(self.paused)),
             *("--pause-ms", str(self.pause_ms)),
         ]
+
+
+def parser(prog: str, description: str | None, paused: int) -> argparse.ArgumentParser:
+    """The options every A/B of this kind takes (``paused``: the default count of
+    messages timed after a pause)."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
+    p.add_argument("--messages", type=int, default=600, help="chat messages per round")
+    p.add_argument("--paused", type=int, default=paused, help="of them, timed after a pause")
+    p.add_argument("--pause-ms", type=float, default=10.0)
+    p.add_argument("--repeats", type=int, default=100, help="runs per fixed length a round")
+    p.add_argument("--rounds", type=int, default=6)
+    p.add_argument("--seed", type=int, default=21)
+    p.add_argument("--out", type=Path, default=Path("bench-results"))
+    p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    return p
+
+
+def plan_of(ns: argparse.Namespace) -> Plan:
+    """The plan the parsed options describe."""
+    return Plan(ns.messages, ns.seed, ns.repeats, ns.paused, ns.pause_ms)
+
+
+def report(ns: argparse.Namespace, name: str, table: str, note: str, results: Any) -> None:
+    """Print the table and note, save the JSON, and file them in the docs (unless
+    ``--docs ''``) under the section ``bench-<name>``."""
+    print(table + "\n\n" + note)
+    ns.out.mkdir(parents=True, exist_ok=True)
+    (ns.out / f"bench-{name}.json").write_text(json.dumps(results, indent=2))
+    if ns.docs:
+        cmd = f"moderation bench {name} --messages {ns.messages} --rounds {ns.rounds}"
+        body = f"Command: `{cmd}`.\n\n{table}\n\n{note}\n"
+        write_docs_section(Path(ns.docs), f"bench-{name}", body)
 
 
 def child(plan: Plan) -> dict[str, Any]:
