@@ -16,10 +16,10 @@ least one aligned 2 MB range: ONNX Runtime's buffers, and Python's and numpy's l
 ones. Where the kernel refuses (older than 6.1, huge pages disabled), nothing changes
 and the reason is reported.
 
-Measured on the AMX Xeon (`moderation bench hugepages`, docs/benchmarks.md): 1.02-1.05x
-faster per chat message at p50 and 1.05-1.08x after a 10 ms pause, but a longer tail
-(chat p99 3.5-3.7 ms against 2.7-2.8 ms on 4 KB pages), so the worker does not do it
-unless asked; the bench says whether another CPU rewards it.
+Measured on the AMX Xeon (`moderation bench hugepages`, docs/benchmarks.md): 1.02-1.07x
+faster per chat message at p50 and 1.05-1.10x after a 10 ms pause, but chat p99 longer
+in two runs of three (3.5-3.7 ms against 2.7-2.8 ms on 4 KB pages), so the worker does
+not do it unless asked; the bench says whether another CPU rewards it.
 """
 
 from __future__ import annotations

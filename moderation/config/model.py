@@ -46,8 +46,8 @@ class ClassifierSettings:
     # this machine at load (moderation/thread_choice.py); 0: all on ``threads``.
     one_thread_up_to: int | None = None
     # Move the sessions' weights onto 2 MB pages once loaded (moderation/hugepages.py).
-    # Off, by measurement: on the AMX Xeon 1.02-1.05x at p50, 1.05-1.08x after a pause,
-    # but a longer tail (chat p99 3.5-3.7 ms against 2.7-2.8; `moderation bench hugepages`).
+    # Off, by measurement: on the AMX Xeon 1.02-1.07x at p50, 1.05-1.10x after a pause,
+    # but chat p99 longer in two runs of three (`moderation bench hugepages`).
     huge_pages: bool = False
     # Label -> threshold overrides; labels left out keep the model card's value.
     thresholds: Mapping[str, float] = field(default_factory=dict)
