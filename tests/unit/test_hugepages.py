@@ -1,6 +1,8 @@
 """Huge pages for the weights: which mappings are asked, what the kernel reports, and a
 real collapse of a buffer of this process where the kernel can do it."""
 
+import ctypes
+import mmap
 import os
 import re
 from pathlib import Path
@@ -58,15 +60,35 @@ def test_nothing_is_asked_when_the_kernel_has_huge_pages_off(
     assert result.ranges == 0 and result.huge_after == result.huge_before
 
 
+def _huge_kib_of_mapping(address: int) -> int:
+    """AnonHugePages of the mapping holding ``address`` (from /proc/self/smaps)."""
+    inside = False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()[0]
+        if "-" in head and ":" not in head:
+            low, high = (int(x, 16) for x in head.split("-"))
+            inside = low <= address < high
+        elif inside and line.startswith("AnonHugePages:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no mapping holds {address:#x}")
+
+
 def test_a_buffer_of_this_process_moves_onto_huge_pages() -> None:
     if thp_mode() in ("never", "unavailable"):
         pytest.skip(f"transparent huge pages {thp_mode()} on this kernel")
     release = tuple(int(x) for x in re.findall(r"\d+", os.uname().release)[:2])
     if release < (6, 1):
         pytest.skip(f"MADV_COLLAPSE needs Linux 6.1; this is {os.uname().release}")
-    # Glibc's malloc (as ONNX Runtime's buffers), not numpy's: numpy already asks for
-    # huge pages for its own large arrays. Every page written.
-    buffer = bytearray(b"\x01") * (16 * HUGE_PAGE)
+    # A fresh private anonymous mapping, as a large malloc gets (a process that has run
+    # torch or numpy may hand out memory already on huge pages). Every page written.
+    size = 17 * HUGE_PAGE  # holds at least 16 aligned huge pages
+    buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    buffer.write(b"\x01" * size)
+    address = ctypes.addressof(ctypes.c_char.from_buffer(buffer))
+    before = _huge_kib_of_mapping(address)
+    if thp_mode() == "madvise":
+        assert before == 0  # nothing asked for it yet
     result = hugepages.collapse()
-    assert result.huge_after >= result.huge_before + 8 * HUGE_PAGE, result.describe()
-    assert buffer.count(1) == len(buffer)  # the data is unchanged
+    after = _huge_kib_of_mapping(address)
+    assert after >= 16 * HUGE_PAGE // 1024, result.describe()
+    assert buffer[:] == b"\x01" * size  # the data is unchanged
