@@ -110,13 +110,13 @@ def collapse() -> Collapse:
     """Ask the kernel to put the process's anonymous memory on huge pages, now."""
     mode = thp_mode()
     before = huge_bytes()
-    refused: dict[str, int] = {}
+    if mode in ("never", "unavailable"):
+        return Collapse(mode, 0, {}, before, before)
     try:
         ranges = collapsible_ranges(MAPS.read_text())
     except OSError:
         ranges = []
-    if mode in ("never", "unavailable"):
-        return Collapse(mode, 0, {}, before, before)
+    refused: dict[str, int] = {}
     libc = ctypes.CDLL(None, use_errno=True)
     madvise = libc.madvise
     madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
