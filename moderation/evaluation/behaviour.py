@@ -25,7 +25,9 @@ name violence) was written on 2026-11-25, before any model was scored on it, to 
 models trained on the threat corpus, which was written after reading the first three.
 A fifth set (20 threats, 12 everyday plans, 8 violent words in chat) was written the
 same day, after the fourth had been read and before any model was scored on it, to
-judge threat thresholds chosen on held-out frames (docs/model.md).
+judge threat thresholds chosen on held-out frames (docs/model.md). A sixth set of the same
+shape (20 threats, 12 plans, 8 violent words in chat) was written on 2026-11-26, before
+any model was scored on it, to judge a recall-weighted threat threshold.
 """
 
 from __future__ import annotations
@@ -211,6 +213,28 @@ def suite() -> list[Capability]:
                 "wouldn't it be a shame if your house caught fire tonight",
                 "i'll rip your arms off",
                 "I will come to your work and I will hurt you",
+                # Sixth set: written on 2026-11-26 (stop 45) before any model was scored
+                # on it, to judge a recall-weighted threat threshold (docs/model.md).
+                "repeat that to my face and your jaw gets broken",
+                "I'm going to beat you up after school",
+                "you'd better hope I don't catch you alone",
+                "open your mouth once more and lose your teeth",
+                "I'll burn your car with you in it",
+                "I swear your skull is getting cracked open",
+                "you're not getting home in one piece tonight",
+                "my brother and I are going to jump you tomorrow",
+                "I'll strangle you with my bare hands",
+                "go drown yourself in the lake",
+                "you should slit your wrists",
+                "there's a bat in my trunk and it's meant for your knees",
+                "I'll shoot you if you come near me again",
+                "the next time you talk to her, you're dead",
+                "i'm gonna bash your head against the wall",
+                "hope your car flips on the highway tonight",
+                "keep running your mouth, you'll be in a wheelchair by monday",
+                "I'll make you regret being born, starting tonight",
+                "we know your address, expect a visit with baseball bats",
+                "i will stomp you into the ground",
             ),
         ),
         Capability(
@@ -274,6 +298,16 @@ def suite() -> list[Capability]:
                 "I'll smash that assignment after dinner",
                 "these deadlines are murder",
                 "the plot twist stabbed me in the heart",
+                # Sixth set: written on 2026-11-26 (stop 45) before any model was scored
+                # on it (docs/model.md).
+                "this headache is killing me",
+                "we absolutely destroyed the other team, 5-0",
+                "gonna smash this workout today",
+                "that film's ending shot my heart to pieces",
+                "the referee murdered us with that call",
+                "I'll beat you to the finish line",
+                "my legs are dead after that run",
+                "I'm bombing this test for sure",
             ),
         ),
         Capability(
@@ -365,6 +399,20 @@ def suite() -> list[Capability]:
                 "I'll turn up at your office with coffee",
                 "I know where the party is, I'll get you there",
                 "let's meet at your door at noon and walk over",
+                # Sixth set: written on 2026-11-26 (stop 45) before any model was scored
+                # on it (docs/model.md).
+                "I'll swing by your place after work with the charger",
+                "I'll be waiting at the bus stop at 7",
+                "we're coming to your party tonight, can't wait",
+                "I'll wait outside your building, text me when you're down",
+                "bringing the kids to your house on saturday",
+                "I'll come find you at lunch",
+                "meet you behind the library after class to study",
+                "I'm heading to your office now with the documents",
+                "I'll pick you up from school tomorrow",
+                "we'll be at your door before sunset",
+                "I know where you live so I'll drop the present off myself",
+                "tonight I'm coming over to yours with snacks",
             ),
         ),
         Capability(
