@@ -11,7 +11,7 @@ from typing import Any, Literal
 import numpy as np
 
 from moderation.build import datasets
-from moderation.build.metrics import macro_f1, precision_recall_f1, roc_auc
+from moderation.build.metrics import f_beta, macro_f1, precision_recall_f1, roc_auc
 from moderation.errors import EmptyTextError
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,12 @@ THRESHOLD_SPLIT = {
     "hate": "tweeteval-hate",
     "threat": "templates",
 }
+# F-beta each positive-F label's threshold maximises (1: F1). Threat is recall-weighted
+# (F2): a nudge asks the sender to rethink, a missed threat reaches the person it names,
+# and the threat row's F1 over its validation templates is flat across a wide range
+# (0.970-0.976 from 0.21 to 0.67 on the shipped file), so F1's argmax there is close to
+# arbitrary; the benign-chat budget still bounds it from below (docs/model.md, stop 45).
+THRESHOLD_BETA = {"insult": 1.0, "hate": 1.0, "threat": 2.0}
 THRESHOLD_GRID = np.round(np.linspace(0.05, 0.95, 91), 2)
 Precision = Literal["fp32", "int8"]
 
@@ -91,42 +97,56 @@ def score_splits(
 
 
 def choose_threshold(
-    y: np.ndarray, scores: np.ndarray, benign: np.ndarray, max_benign_rate: float, macro: bool
+    y: np.ndarray,
+    scores: np.ndarray,
+    benign: np.ndarray,
+    max_benign_rate: float,
+    macro: bool,
+    beta: float = 1.0,
 ) -> float:
-    """Best F1 (macro or positive) threshold whose benign-chat nudge rate stays in bounds;
-    where several tie for best, the middle one (the widest margin on both sides: a split
-    that separates perfectly, like the templates' threats, would otherwise get the
-    lowest, and nudge look-alikes just above it)."""
+    """Best macro-F1 (or positive F-beta) threshold whose benign-chat nudge rate stays in
+    bounds; where several tie for best, the middle one (the widest margin on both sides:
+    a split that separates perfectly, like the templates' threats, would otherwise get
+    the lowest, and nudge look-alikes just above it)."""
     feasible = [t for t in THRESHOLD_GRID if float(np.mean(benign >= t)) <= max_benign_rate]
     if not feasible:
         return float(THRESHOLD_GRID[-1])
     values = []
     for t in feasible:
         pred = scores >= t
-        values.append(macro_f1(y, pred) if macro else precision_recall_f1(y, pred)[2])
+        values.append(macro_f1(y, pred) if macro else f_beta(y, pred, beta))
     best = max(values)
     tied = [t for t, v in zip(feasible, values, strict=True) if v >= best - 1e-12]
     return float(tied[len(tied) // 2])
+
+
+def label_threshold(label: str, y: np.ndarray, scores: np.ndarray, benign: np.ndarray) -> float:
+    """``label``'s threshold by the build's rule: macro-F1 for toxic, F-beta
+    (THRESHOLD_BETA) for the others, within the label's benign-chat budget."""
+    return choose_threshold(
+        y,
+        scores,
+        benign,
+        MAX_BENIGN_RATE_PER_LABEL[label],
+        macro=label == "toxic",
+        beta=THRESHOLD_BETA.get(label, 1.0),
+    )
 
 
 def choose_thresholds(
     scored: dict[str, SplitScores], labels: list[str], precision: Precision = "int8"
 ) -> dict[str, float]:
     """Thresholds on validation scores (int8's, the shipped ones; or fp32's, by the same
-    rule): toxic for macro-F1 on TweetEval offensive, insult and hate for F1 on their own
-    splits, each within its benign-chat budget."""
+    rule): toxic for macro-F1 on TweetEval offensive, the others for F-beta on their own
+    splits (label_threshold), each within its benign-chat budget."""
     benign = getattr(scored["chitchat"], precision)
     out = {}
     for j, label in enumerate(labels):
         split = scored[THRESHOLD_SPLIT[label]]
         y = np.array([e.targets[j] for e in split.examples])
         known = y >= 0
-        out[label] = choose_threshold(
-            y[known],
-            getattr(split, precision)[known, j],
-            benign[:, j],
-            MAX_BENIGN_RATE_PER_LABEL[label],
-            macro=label == "toxic",
+        out[label] = label_threshold(
+            label, y[known], getattr(split, precision)[known, j], benign[:, j]
         )
     return out
 

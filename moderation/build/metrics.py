@@ -35,6 +35,13 @@ def precision_recall_f1(y: np.ndarray, pred: np.ndarray) -> tuple[float, float, 
     return p, r, f
 
 
+def f_beta(y: np.ndarray, pred: np.ndarray, beta: float) -> float:
+    """Positive-class F-beta: recall weighs ``beta`` times as much as precision (F1 at 1)."""
+    p, r, _ = precision_recall_f1(y, pred)
+    b2 = beta * beta
+    return (1 + b2) * p * r / (b2 * p + r) if p + r else 0.0
+
+
 def roc_auc(y: np.ndarray, scores: np.ndarray) -> float:
     """Area under the ROC curve by the rank statistic (ties share their mean rank)."""
     y = np.asarray(y).astype(bool)

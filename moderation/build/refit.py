@@ -419,12 +419,7 @@ def refit_thresholds(
 ) -> dict[str, float]:
     """The refit labels' thresholds by the build's rule (evaluate.choose_threshold on
     their int8 validation split, within their benign-chat budget); others unchanged."""
-    from moderation.build.evaluate import (
-        MAX_BENIGN_RATE_PER_LABEL,
-        THRESHOLD_SPLIT,
-        choose_threshold,
-        int8_scores,
-    )
+    from moderation.build.evaluate import THRESHOLD_SPLIT, int8_scores, label_threshold
     from moderation.classifier import Classifier, load_manifest
     from moderation.config import ClassifierSettings
 
@@ -438,35 +433,23 @@ def refit_thresholds(
         y = np.array([e.targets[j] for e in split])
         known = y >= 0
         scores = int8_scores(classifier, [e.text for e, k in zip(split, known, strict=True) if k])
-        thresholds[label] = choose_threshold(
-            y[known],
-            scores[:, j],
-            benign[:, j],
-            MAX_BENIGN_RATE_PER_LABEL[label],
-            macro=label == "toxic",
-        )
+        thresholds[label] = label_threshold(label, y[known], scores[:, j], benign[:, j])
     return thresholds
 
 
 def held_out_threshold(fit: RowFit, benign: np.ndarray) -> float:
-    """The build's threshold rule (best F1 within the label's benign-chat budget, the
+    """The build's threshold rule (best F-beta within the label's benign-chat budget, the
     middle of ties) on the row's out-of-fold scores of template frames held out whole,
     instead of on a validation fifth whose frames were all trained on (a live threat is
     phrased in no training frame). Tried on two builds, it did not lower the threshold
     (docs/model.md, stop 39); not the default. ``benign``: the model's scores for this
     label on benign validation chat."""
-    from moderation.build.evaluate import MAX_BENIGN_RATE_PER_LABEL, choose_threshold
+    from moderation.build.evaluate import label_threshold
 
     if fit.held_out is None:
         raise RefitError(f"{fit.label}: its row was not cross-validated by frame")
     y, z = fit.held_out
-    return choose_threshold(
-        y.astype(np.int64),
-        1.0 / (1.0 + np.exp(-z)),
-        benign,
-        MAX_BENIGN_RATE_PER_LABEL[fit.label],
-        macro=False,
-    )
+    return label_threshold(fit.label, y.astype(np.int64), 1.0 / (1.0 + np.exp(-z)), benign)
 
 
 def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:

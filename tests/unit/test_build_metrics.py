@@ -117,3 +117,28 @@ def test_the_card_sets_int8_against_fp32_at_its_own_threshold() -> None:
     assert new[0].endswith("| macro-F1 fp32, own threshold | int8 - fp32 (own) |")
     assert new[1].count("|---") == new[0].count("|") - 1
     assert new[2].endswith("| 0.7712 (0.41) | +0.38 |")
+
+
+def test_f_beta_weighs_recall_by_beta() -> None:
+    from moderation.build.metrics import f_beta
+
+    y = np.array([1, 1, 1, 1, 0, 0])
+    pred = np.array([1, 1, 0, 0, 0, 0])  # precision 1, recall 0.5
+    assert f_beta(y, pred, 1.0) == pytest.approx(precision_recall_f1(y, pred)[2])
+    assert f_beta(y, pred, 2.0) == pytest.approx(5 * 0.5 / (4 + 0.5))
+    assert f_beta(y, np.zeros(6, dtype=bool), 2.0) == 0.0
+
+
+def test_the_threat_threshold_takes_recall_where_f1_would_take_precision() -> None:
+    from moderation.build.evaluate import label_threshold
+
+    # Two threats score 0.1, among three benign lines at 0.2: F1 prefers to leave the two
+    # (t above 0.2: P 1, R 0.8), F2 to catch them (t at most 0.1: P 0.77, R 1).
+    y = np.array([1] * 8 + [1] * 2 + [0] * 3 + [0] * 7)
+    s = np.array([0.9] * 8 + [0.1] * 2 + [0.2] * 3 + [0.0] * 7)
+    benign = np.zeros(1000)
+    assert label_threshold("hate", y, s, benign) > 0.2
+    assert label_threshold("threat", y, s, benign) <= 0.1
+    # The benign-chat budget still bounds it: 1% of chat at 0.15 lifts it past them.
+    chat = np.array([0.15] * 10 + [0.0] * 990)
+    assert label_threshold("threat", y, s, chat) > 0.15
