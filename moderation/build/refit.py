@@ -417,7 +417,7 @@ def refit_thresholds(
     seed: int,
     recipe: TrainingSets = NO_EXTRA_SETS,
 ) -> dict[str, float]:
-    """The refit labels' thresholds by the build's rule (evaluate.choose_threshold on
+    """The refit labels' thresholds by the build's rule (evaluate.label_threshold on
     their int8 validation split, within their benign-chat budget); others unchanged."""
     from moderation.build.evaluate import THRESHOLD_SPLIT, int8_scores, label_threshold
     from moderation.classifier import Classifier, load_manifest
