@@ -31,6 +31,10 @@ any model was scored on it, to judge a recall-weighted threat threshold.
 A seventh set, twice that size (40 threats, 24 plans, 16 violent words in chat), was
 written on 2026-11-26 (stop 46), before any model was scored on it, to give a threat-row
 refit that had failed on the first six a second, independent judgement.
+An eighth set (30 threats, 30 plans, 10 violent words in chat, and 10 insults to a person,
+the insults' first
+lines not filled from slots) was written the same day, before any model was
+scored on it, to judge a refit of the insult row.
 """
 
 from __future__ import annotations
@@ -280,6 +284,38 @@ def suite() -> list[Capability]:
                 "u r dead meat when i find u",
                 "I'll throw acid in your face",
                 "someone should beat you until you can't stand, and I volunteer",
+                # Eighth set: written on 2026-11-26 (stop 46) before any model was scored
+                # on it, to judge a refit of the insult row (docs/model.md).
+                "you're going to wish you never met me once I've finished with your face",
+                "I'll hurt you so bad your mom won't recognise you",
+                "watch what happens to you on friday",
+                "i'm gonna stab you the moment you turn around",
+                "keep it up and they'll find you in a ditch",
+                "I'll burn you alive",
+                "sleep tight, it might be your last night",
+                "hoping a bus flattens you tomorrow",
+                "I'm going to find your address and pay you a visit with a hammer",
+                "kill yourself, loser",
+                "go overdose, nobody cares",
+                "I'll hang you from the nearest tree",
+                "i'm going to fracture your skull",
+                "touch me once more, your arm gets broken",
+                "you have until midnight before I come for you",
+                "I swear on my life I will end you",
+                "i'll redo your face with my knuckles",
+                "consider yourself a dead man",
+                "I'm going to tie you up and dump you deep in the woods",
+                "one of these days someone will shoot you, and I hope it's me",
+                "I'll drown you in the bathtub",
+                "my fists are going to meet your face real soon",
+                "you'll need an ambulance after I see you",
+                "I'll hide behind your car and jump you",
+                "hope you burn to death",
+                "I'll choke you out",
+                "you should just end yourself",
+                "keep mouthing off and I'll put you in a body bag",
+                "I'll crush your windpipe",
+                "i'm coming to your house to beat the hell out of you",
             ),
         ),
         Capability(
@@ -371,6 +407,18 @@ def suite() -> list[Capability]:
                 "my exam schedule is brutal, I'm getting destroyed",
                 "the strikers butchered so many chances",
                 "gonna shoot hoops later",
+                # Eighth set: written on 2026-11-26 (stop 46) before any model was scored
+                # on it, to judge a refit of the insult row (docs/model.md).
+                "this track slaps",
+                "the boss in level 4 keeps killing me",
+                "my phone is about to die",
+                "this burger doesn't stand a chance, I'm starving",
+                "that presentation bombed so badly",
+                "we crushed it at the tournament",
+                "the new season of that show is killer",
+                "he knocked me out with that joke",
+                "this cold is killing me",
+                "let's kill some time at the mall",
             ),
         ),
         Capability(
@@ -502,6 +550,38 @@ def suite() -> list[Capability]:
                 "omw to your house, be there in 15",
                 "I'll show up early tomorrow for the move",
                 "I'll wait for you at the end of your street",
+                # Eighth set: written on 2026-11-26 (stop 46) before any model was scored
+                # on it, to judge a refit of the insult row (docs/model.md).
+                "I'll be waiting outside the gym for you",
+                "picking you up from school at 3",
+                "I'm at your front gate, open up",
+                "I'll meet you outside the clinic after your appointment",
+                "catch you at the park later",
+                "we'll come to your office to celebrate your last day",
+                "I'm coming to your house to return your jacket",
+                "I'll be waiting at the airport when you land",
+                "I'll wait in the lobby of your building",
+                "I'll stop by your dorm with the notes",
+                "standing outside your work with coffee for you",
+                "I'm sitting in the car outside, take your time",
+                "I'll come get you from practice tonight",
+                "I'll find you at the market, I'm near the bakery",
+                "omw to pick you up from the station",
+                "I'll be behind the school gym at 4 with the bikes",
+                "I'm going to your place straight after my shift",
+                "I'll bring the kids to your house tomorrow morning",
+                "meet me in front of the library at noon",
+                "I'll drop by your work with lunch",
+                "we're outside your flat, ready when you are",
+                "meet at the school gates tomorrow?",
+                "I'll wait for you by the car after the game",
+                "coming to your room to borrow a charger",
+                "I'm right outside your classroom with your lunchbox",
+                "tonight I'll pop round and help you with the essay",
+                "I'll walk you home after the party",
+                "I'll be at your doorstep at 7 sharp",
+                "wait for me at the corner, I'm five minutes away",
+                "I know your shift ends at 9, I'll pick you up then",
             ),
         ),
         Capability(
@@ -652,15 +732,29 @@ def suite() -> list[Capability]:
             "insult_to_person",
             "nudge",
             "direct insults",
-            fill_slots(
-                [
-                    "you are a {insult}",
-                    "shut up you {insult}",
-                    "nobody likes you, {insult}",
-                    "you're such a {insult}",
-                    "what a {insult} you are",
-                ],
-                insult=["idiot", "moron", "loser", "piece of trash", "worthless clown"],
+            (
+                *fill_slots(
+                    [
+                        "you are a {insult}",
+                        "shut up you {insult}",
+                        "nobody likes you, {insult}",
+                        "you're such a {insult}",
+                        "what a {insult} you are",
+                    ],
+                    insult=["idiot", "moron", "loser", "piece of trash", "worthless clown"],
+                ),
+                # Eighth set: written on 2026-11-26 (stop 46) before any model was scored
+                # on it, to judge a refit of the insult row (docs/model.md).
+                "you're a pathetic little clown",
+                "nobody asked for your opinion, dumbass",
+                "you are thick as a brick",
+                "what a brainless twit you are",
+                "shut up you worthless moron",
+                "you smell like garbage and act like it too",
+                "you're the dumbest person in this chat",
+                "get lost, you ugly troll",
+                "your brain must be the size of a pea",
+                "you're a waste of oxygen",
             ),
         ),
     ]
