@@ -32,9 +32,8 @@ A seventh set, twice that size (40 threats, 24 plans, 16 violent words in chat),
 written on 2026-11-26 (stop 46), before any model was scored on it, to give a threat-row
 refit that had failed on the first six a second, independent judgement.
 An eighth set (30 threats, 30 plans, 10 violent words in chat, and 10 insults to a person,
-the insults' first
-lines not filled from slots) was written the same day, before any model was
-scored on it, to judge a refit of the insult row.
+the insults' first lines not filled from slots) was written the same day, before any
+model was scored on it, to judge a refit of the insult row.
 """
 
 from __future__ import annotations
