@@ -34,6 +34,8 @@ refit that had failed on the first six a second, independent judgement.
 An eighth set (30 threats, 30 plans, 10 violent words in chat, and 10 insults to a person,
 the insults' first lines not filled from slots) was written the same day, before any
 model was scored on it, to judge a refit of the insult row.
+A ninth set (30 threats, 20 plans, 10 violent words in chat) was written the same day,
+before any model was scored on it, to judge threat frames filled from a wide pool of verbs.
 """
 
 from __future__ import annotations
@@ -315,6 +317,38 @@ def suite() -> list[Capability]:
                 "keep mouthing off and I'll put you in a body bag",
                 "I'll crush your windpipe",
                 "i'm coming to your house to beat the hell out of you",
+                # Ninth set: written on 2026-11-26 (stop 46) before any model was scored
+                # on it, to judge threat frames with a wide pool of verbs (docs/model.md).
+                "I'm going to make you bleed for what you said",
+                "you'd better pray I never spot you at the mall",
+                "I will put you through a window",
+                "i'm gonna mess you up so bad",
+                "you're gonna get jumped after practice",
+                "keep it up and you'll be floating in the river",
+                "I'll blow your face off with a shotgun",
+                "I want you dead and I'll make it happen",
+                "Your family will be attending your funeral soon",
+                "I'm going to slice you open",
+                "drop dead already, preferably tonight",
+                "go throw yourself off a roof",
+                "I'll beat you senseless",
+                "you'll be picking your teeth up off the floor",
+                "gonna douse you in petrol and light a match",
+                "sleep with the lights on, I'm coming",
+                "you'll never walk again once I'm done",
+                "I'll break your fingers one by one",
+                "next time you talk back I'll bash your face in",
+                "nobody will recognise your body when I'm finished",
+                "i hope you get stabbed on your way home",
+                "I'll kill you and your dog",
+                "I'm outside your house with a gun, come out",
+                "you won't live to see your birthday",
+                "I will personally end your life",
+                "the day I find you is the day you die",
+                "I'll tear you limb from limb",
+                "go choke on something and die",
+                "I'll knock your teeth out",
+                "we're going to make an example of you, bring a shovel",
             ),
         ),
         Capability(
@@ -418,6 +452,18 @@ def suite() -> list[Capability]:
                 "he knocked me out with that joke",
                 "this cold is killing me",
                 "let's kill some time at the mall",
+                # Ninth set: written on 2026-11-26 (stop 46) before any model was scored
+                # on it, to judge threat frames with a wide pool of verbs (docs/model.md).
+                "this heatwave is murdering me",
+                "that last round absolutely destroyed me",
+                "can't wait, I'm dying to watch that film",
+                "my thumbs are dead from gaming all night",
+                "we bombed that presentation",
+                "she slayed that outfit",
+                "this commute is killing me slowly",
+                "the team got hammered last night",
+                "I'd murder a coffee right now",
+                "his jokes are lethal, I can't breathe",
             ),
         ),
         Capability(
@@ -581,6 +627,28 @@ def suite() -> list[Capability]:
                 "I'll be at your doorstep at 7 sharp",
                 "wait for me at the corner, I'm five minutes away",
                 "I know your shift ends at 9, I'll pick you up then",
+                # Ninth set: written on 2026-11-26 (stop 46) before any model was scored
+                # on it, to judge threat frames with a wide pool of verbs (docs/model.md).
+                "I'll come by your office around 4 to grab the files",
+                "waiting for you at the entrance of the mall",
+                "I'll be at your place tonight to feed the cat",
+                "see you after school by the bike racks",
+                "pick you up at the station at 6?",
+                "I'm outside the restaurant, where are you?",
+                "I'll stop by your house with soup",
+                "I'm going to find you at the festival, stay near the stage",
+                "we're coming to your school to watch the game",
+                "I'll wait in the car until you're done",
+                "gym after my shift? I'll meet you there",
+                "just parked outside your building",
+                "I'll walk over to your place after dinner",
+                "can I come to your work to pick up the keys?",
+                "I'm at your door, hurry up it's freezing",
+                "coming over to your dorm tonight so we can study",
+                "tomorrow morning I'll be at your house early",
+                "I'll be waiting for you by the fountain",
+                "meeting you outside class in 5",
+                "I'm baking a cake for your party, see u saturday",
             ),
         ),
         Capability(
