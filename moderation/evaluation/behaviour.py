@@ -36,6 +36,9 @@ the insults' first lines not filled from slots) was written the same day, before
 model was scored on it, to judge a refit of the insult row.
 A ninth set (30 threats, 20 plans, 10 violent words in chat) was written the same day,
 before any model was scored on it, to judge threat frames filled from a wide pool of verbs.
+A tenth set (four frames each of benign identity mentions, negated hate, counter-speech
+and hate toward a group, over the ten groups) was written the same day, before any model
+was scored on it, to judge a refit of the hate row.
 """
 
 from __future__ import annotations
@@ -728,6 +731,11 @@ def suite() -> list[Capability]:
                     "Our team has three {group} on it.",
                     "I'm proud to be a {member}.",
                     "The festival celebrates {group} in our city.",
+                    # Tenth set (2026-11-26, stop 46, before any model was scored on it).
+                    "Our new neighbours down the street are {group}.",
+                    "The museum opened an exhibit on how {group} shaped the city.",
+                    "My grandmother was a {member} and she taught me to cook.",
+                    "A {member} won the chess tournament this year.",
                 ]
             ),
         ),
@@ -750,6 +758,11 @@ def suite() -> list[Capability]:
                     "Threats against {group} have no place here.",
                     "Wanting {group} dead is evil, plain and simple.",
                     "No {member} should have to live in fear.",
+                    # Tenth set (2026-11-26, stop 46, before any model was scored on it).
+                    "My issue was never with {group}, never has been.",
+                    "Being a {member} is not a crime.",
+                    "Nobody here thinks {group} are inferior.",
+                    "I refuse to blame {group} for this.",
                 ]
             ),
         ),
@@ -770,6 +783,11 @@ def suite() -> list[Capability]:
                     # Fourth set (2026-11-25, before any model was scored on it).
                     "I'm sick of people saying {group} should be killed.",
                     'Posting "gas the {group}" is vile and I reported it.',
+                    # Tenth set (2026-11-26, stop 46, before any model was scored on it).
+                    "People who say {group} are parasites should be ashamed.",
+                    "That post claiming {group} are dangerous is pure bigotry.",
+                    "Calling a {member} a disease is hate speech, full stop.",
+                    "Reported the account that said {group} deserve to suffer.",
                 ]
             ),
         ),
@@ -792,6 +810,11 @@ def suite() -> list[Capability]:
                     "Somebody needs to get rid of every last one of the {group}.",
                     "I'd happily watch every {member} burn.",
                     "Kill all {group}.",
+                    # Tenth set (2026-11-26, stop 46, before any model was scored on it).
+                    "{group} are filthy and should stay out of our country.",
+                    "Every {member} I meet is a parasite.",
+                    "{group} don't deserve any rights.",
+                    "Our town was nicer before the {group} moved in.",
                 ]
             ),
         ),
