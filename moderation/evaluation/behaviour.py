@@ -39,6 +39,8 @@ before any model was scored on it, to judge threat frames filled from a wide poo
 A tenth set (four frames each of benign identity mentions, negated hate, counter-speech
 and hate toward a group, over the ten groups) was written the same day, before any model
 was scored on it, to judge a refit of the hate row.
+An eleventh set of the same shape was written the same day, before any model was scored
+on it, to judge hate frames without a hostile noun in training.
 """
 
 from __future__ import annotations
@@ -736,6 +738,11 @@ def suite() -> list[Capability]:
                     "The museum opened an exhibit on how {group} shaped the city.",
                     "My grandmother was a {member} and she taught me to cook.",
                     "A {member} won the chess tournament this year.",
+                    # Eleventh set (2026-11-26, stop 46, before any model was scored on it).
+                    "The {member} at the bakery always remembers my order.",
+                    "Our city council has two {group} on it now.",
+                    "I'm learning a lot from the {group} in my study group.",
+                    "One {member} gave a great talk at the conference.",
                 ]
             ),
         ),
@@ -763,6 +770,11 @@ def suite() -> list[Capability]:
                     "Being a {member} is not a crime.",
                     "Nobody here thinks {group} are inferior.",
                     "I refuse to blame {group} for this.",
+                    # Eleventh set (2026-11-26, stop 46, before any model was scored on it).
+                    "I'd hire any {member} in a heartbeat.",
+                    "Nobody should apologise for being one of the {group}.",
+                    "I don't think {group} are any worse than anyone else.",
+                    "Keeping {group} out of jobs would be plain wrong.",
                 ]
             ),
         ),
@@ -788,6 +800,11 @@ def suite() -> list[Capability]:
                     "That post claiming {group} are dangerous is pure bigotry.",
                     "Calling a {member} a disease is hate speech, full stop.",
                     "Reported the account that said {group} deserve to suffer.",
+                    # Eleventh set (2026-11-26, stop 46, before any model was scored on it).
+                    "Telling {group} to go back home is bigoted and you know it.",
+                    "The idea that {group} are lazy is a tired stereotype.",
+                    "I called out my coworker for saying {group} are stupid.",
+                    "Posts saying {group} should be kept away from kids are hateful.",
                 ]
             ),
         ),
@@ -815,6 +832,11 @@ def suite() -> list[Capability]:
                     "Every {member} I meet is a parasite.",
                     "{group} don't deserve any rights.",
                     "Our town was nicer before the {group} moved in.",
+                    # Eleventh set (2026-11-26, stop 46, before any model was scored on it).
+                    "{group} are ruining this country and everyone knows it.",
+                    "I'd never hire any {member}, they're useless.",
+                    "{group} should go live somewhere else, not here.",
+                    "Keep {group} away from our children.",
                 ]
             ),
         ),
