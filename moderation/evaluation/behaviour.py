@@ -7,9 +7,9 @@ templates, verbs and identity terms here must never be used to train or tune a m
 them, use their own disjoint sets; ``tests/unit/test_behaviour_suite.py`` holds the
 two apart.
 
-The suite has two sets. The first was read while the shipped model's training
-templates were written (its armed-threat frames came after reading which threats
-failed), so it flatters that model somewhat. The second, marked below, was written
+The suite is kept in sets, each marked below where it begins. The first was read while
+the shipped model's training templates were written (its armed-threat frames came after
+reading which threats failed), so it flatters that model somewhat. The second was written
 on 2026-11-23 before any model was run on it, with frames of its own; it doubles or
 triples each capability: 60-100 examples each (one is 1.0-1.7 points of a pass
 rate), 32 for violent words in benign chat and 25 insults. `everyday_plans` (24) was
