@@ -41,6 +41,8 @@ and hate toward a group, over the ten groups) was written the same day, before a
 was scored on it, to judge a refit of the hate row.
 An eleventh set of the same shape was written the same day, before any model was scored
 on it, to judge hate frames without a hostile noun in training.
+A twelfth set of the same shape was written on the same day (stop 47), before any model
+was scored on it, to judge real chat that names a training group as benign training text.
 """
 
 from __future__ import annotations
@@ -743,6 +745,11 @@ def suite() -> list[Capability]:
                     "Our city council has two {group} on it now.",
                     "I'm learning a lot from the {group} in my study group.",
                     "One {member} gave a great talk at the conference.",
+                    # Twelfth set (2026-11-26, stop 47, before any model was scored on it).
+                    "Went to a wedding last weekend and most of the guests were {group}.",
+                    "My roommate's family are {group} and they invited me for dinner.",
+                    "There's a podcast hosted by {group} that I can't stop listening to.",
+                    "The guest speaker in history class talked about growing up among {group}.",
                 ]
             ),
         ),
@@ -775,6 +782,11 @@ def suite() -> list[Capability]:
                     "Nobody should apologise for being one of the {group}.",
                     "I don't think {group} are any worse than anyone else.",
                     "Keeping {group} out of jobs would be plain wrong.",
+                    # Twelfth set (2026-11-26, stop 47, before any model was scored on it).
+                    "I have zero issues with {group}, never did.",
+                    "{group} aren't out to get anybody.",
+                    "Nothing about {group} makes them less deserving of respect.",
+                    "I'd never tell {group} they don't belong here.",
                 ]
             ),
         ),
@@ -805,6 +817,11 @@ def suite() -> list[Capability]:
                     "The idea that {group} are lazy is a tired stereotype.",
                     "I called out my coworker for saying {group} are stupid.",
                     "Posts saying {group} should be kept away from kids are hateful.",
+                    # Twelfth set (2026-11-26, stop 47, before any model was scored on it).
+                    "Someone in the group chat said {group} are subhuman and I left.",
+                    "My teacher explained why calling {group} invaders is dangerous.",
+                    "Jokes about {group} being criminals aren't funny, they're just hateful.",
+                    "Blocked him after he wrote that {group} need to be stripped of their vote.",
                 ]
             ),
         ),
@@ -837,6 +854,11 @@ def suite() -> list[Capability]:
                     "I'd never hire any {member}, they're useless.",
                     "{group} should go live somewhere else, not here.",
                     "Keep {group} away from our children.",
+                    # Twelfth set (2026-11-26, stop 47, before any model was scored on it).
+                    "{group} have turned this neighbourhood into a dump.",
+                    "Honestly everything would improve if there were no {group} around.",
+                    "Never trust {group}, they're all liars and cheats.",
+                    "{group} shouldn't be allowed to vote.",
                 ]
             ),
         ),
