@@ -43,6 +43,8 @@ An eleventh set of the same shape was written the same day, before any model was
 on it, to judge hate frames without a hostile noun in training.
 A twelfth set of the same shape was written on the same day (stop 47), before any model
 was scored on it, to judge real chat that names a training group as benign training text.
+`statements_about_things` (40) was written the same day, before any model was scored on
+it, to judge hate frames with a thing as their subject in training.
 """
 
 from __future__ import annotations
@@ -712,6 +714,55 @@ def suite() -> list[Capability]:
                 "say one more thing about the movie and I'll watch it",
                 "keep looking forward, you got this",
                 "I've seen where your daughter plays soccer, nice field",
+            ),
+        ),
+        Capability(
+            "statements_about_things",
+            "allow",
+            "complaints about animals, objects and habits shaped like statements about a group",
+            # Written on 2026-11-26 (stop 47) before any model was scored on it, to judge
+            # hate frames with a thing as their subject in training (docs/model.md).
+            (
+                "Cats should never be allowed on the kitchen counter.",
+                "Spiders are disgusting and I want them all gone.",
+                "Raisins ruin every cookie they touch.",
+                "Printers are the worst invention of all time.",
+                "Sandals with socks don't belong anywhere.",
+                "Flies are filthy, I hate every single one.",
+                "Cilantro should be banned from every restaurant.",
+                "Group projects are a cancer on student life.",
+                "Daylight saving time should be abolished.",
+                "Seagulls are thieves, every last one of them.",
+                "Leaf blowers are the devil's instrument.",
+                "Crocs are ugly, they always were.",
+                "Snakes give me the creeps, keep them away from me.",
+                "Self-checkout machines are useless, all of them.",
+                "Exams should be wiped off the calendar.",
+                "Mornings are the enemy.",
+                "Olives are vile and nobody can convince me otherwise.",
+                "Rainy weekends are a curse on this city.",
+                "Ketchup on steak is a crime.",
+                "Those scooters everywhere are a menace to the town.",
+                "Pineapple has no place on pizza.",
+                "Cockatoos are loud, dirty and impossible to live with.",
+                "Traffic cones multiply like rabbits in this town.",
+                "Sprouts are the worst vegetable and should be outlawed.",
+                "My phone's autocorrect is a total idiot.",
+                "Socks disappear in the dryer, they're all traitors.",
+                "Hornets deserve no mercy.",
+                "Winter can go back where it came from.",
+                "Smartwatches are taking over and I don't like it.",
+                "Homework should be illegal.",
+                "Kale is overrated, I said what I said.",
+                "Moths are invading my closet, get rid of them.",
+                "Bagpipes are an assault on the ears.",
+                "Neon green should be banned as a colour.",
+                "Ants have ruined our picnic, every single time.",
+                "Cold coffee is a disgrace.",
+                "These new parking meters are a plague on downtown.",
+                "Geese are mean and should stay out of the park.",
+                "Popcorn ceilings belong in the past.",
+                "Lawn flamingos make every garden uglier.",
             ),
         ),
         Capability(
