@@ -168,6 +168,13 @@ def parser() -> argparse.ArgumentParser:
         "score too (build/datasets.py); default: the TrainSettings value",
     )
     b.add_argument(
+        "--identity-chat",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on the chitchat pool's utterances that name a training identity group "
+        "too, as benign (build/identity_chat.py); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

