@@ -175,6 +175,13 @@ def parser() -> argparse.ArgumentParser:
         "too, as benign (build/identity_chat.py); default: the TrainSettings value",
     )
     b.add_argument(
+        "--thing-frames",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on the hate frames with a thing as their subject too, as benign "
+        "(templates.thing_examples); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

@@ -150,6 +150,11 @@ def write_card(
             if s.get("identity_chat")
             else ""
         )
+        + (
+            "the hate frames with a thing as their subject (templates.thing_examples) = 0, "
+            if s.get("thing_frames")
+            else ""
+        )
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",

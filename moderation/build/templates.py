@@ -397,18 +397,79 @@ def _groups(frames: list[str]) -> list[str]:
     return [f.format(group=g, member=m) for g, m in TRAIN_GROUPS for f in frames]
 
 
+# Things people dislike without hating anyone (plural, singular). The hate frames, with
+# a group as the subject, taught the hate head the predicate more than the target: the
+# shipped model nudged everyday complaints about animals and objects shaped like them.
+# Evaluation-only subjects are kept apart (behaviour.py, statements_about_things).
+THINGS = [
+    ("mosquitoes", "mosquito"),
+    ("wasps", "wasp"),
+    ("ticks", "tick"),
+    ("rats", "rat"),
+    ("weeds", "weed"),
+    ("pigeons", "pigeon"),
+    ("slugs", "slug"),
+    ("spam emails", "spam email"),
+    ("pop-up ads", "pop-up ad"),
+    ("robocalls", "robocall"),
+    ("traffic jams", "traffic jam"),
+    ("parking tickets", "parking ticket"),
+    ("alarm clocks", "alarm clock"),
+    ("hangovers", "hangover"),
+    ("potholes", "pothole"),
+    ("reality shows", "reality show"),
+]
+# The hate frames whose predicate is an everyday complaint when its subject is a thing;
+# those that only dehumanise a person (subhuman, savages, less than human) or call for
+# violence are left out.
+THING_FRAMES = [
+    "{group} are a disease on this country.",
+    "get rid of all {group}.",
+    "I can't stand {group}, they ruin everything.",
+    "{group} are filthy parasites.",
+    "I despise {group}.",
+    "{group} should be kicked out.",
+    "{group} don't belong here.",
+    "{group} are vermin.",
+    "{group} are a plague.",
+    "{group} are trash and always will be.",
+    "I loathe {group}.",
+    "I'm disgusted by {group}.",
+    "I detest every {member} I meet.",
+    "the world would be better without {group}.",
+    "I want all {group} gone for good.",
+    "I'd be glad if every {member} vanished.",
+]
+
+
+def thing_examples() -> list[Example]:
+    """The hate frames with a thing as their subject, benign on every label: the hate
+    head's target must be a group of people."""
+    return [
+        Example(
+            f.format(group=g, member=m),
+            _targets(toxic=0, insult=0, hate=0, threat=0),
+            "templates-things",
+        )
+        for g, m in THINGS
+        for f in THING_FRAMES
+    ]
+
+
 def template_examples(
     broad: bool = False,
     counterfactuals: bool = False,
     insults: bool = False,
     threat_corpus: bool = False,
+    things: bool = False,
 ) -> list[Example]:
     """Every template example with its targets (threat implies toxic); ``broad`` adds
     the second recipe's frames (``BROAD_*``), ``counterfactuals`` the threat frames with
     their harm swapped out (``counterfactual_benign``; tried, not shipped: docs/model.md),
     ``insults`` the plain insults (``INSULT_FRAMES``) as threat and hate negatives,
     ``threat_corpus`` the broad threat corpus (build/threat_corpus.py) with the group
-    frames that go with it (``NEGATED_VIOLENCE_FRAMES``, ``HATE_WISH_FRAMES``)."""
+    frames that go with it (``NEGATED_VIOLENCE_FRAMES``, ``HATE_WISH_FRAMES``), ``things``
+    the hate frames with a thing as their subject, benign (``thing_examples``)."""
     from moderation.build.threat_corpus import corpus_examples
 
     def more(frames: list[str]) -> list[str]:
@@ -453,6 +514,8 @@ def template_examples(
             Example(t, _targets(toxic=1, hate=1), "templates-hate")
             for t in _groups(HATE_WISH_FRAMES)
         ]
+    if things:
+        out += thing_examples()
     return out
 
 

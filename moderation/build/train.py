@@ -91,6 +91,9 @@ class TrainSettings:
     # Train on the chitchat pool's utterances that name a training group too, benign
     # (datasets.identity_chat; build/identity_chat.py): real passing mentions.
     identity_chat: bool = False
+    # Train on the hate frames with a thing as their subject too, benign
+    # (templates.thing_examples): the hate head's target must be people.
+    thing_frames: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"

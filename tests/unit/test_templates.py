@@ -28,7 +28,9 @@ def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
 def test_no_evaluation_example_is_a_training_example() -> None:
     train = {
         e.text.lower()
-        for e in template_examples(broad=True, counterfactuals=True, threat_corpus=True)
+        for e in template_examples(
+            broad=True, counterfactuals=True, threat_corpus=True, things=True
+        )
     }
     evaluation = {t.lower() for c in suite() for t in c.examples}
     assert not train & evaluation
@@ -46,7 +48,9 @@ def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> Non
     suite_grams = {g for c in suite() for t in c.examples for g in _four_grams(t)}
     shared = {
         e.text: sorted(_four_grams(e.text) & suite_grams)[0]
-        for e in template_examples(broad=True, counterfactuals=True, threat_corpus=True)
+        for e in template_examples(
+            broad=True, counterfactuals=True, threat_corpus=True, things=True
+        )
         if _four_grams(e.text) & suite_grams
     }
     assert not shared, list(shared.items())[:5]
@@ -67,7 +71,9 @@ def test_hate_predicates_of_the_evaluation_suite_are_not_trained_on() -> None:
     # disabled people." scored 0.00 on every head of the model trained so.
     texts = [
         e.text.lower()
-        for e in template_examples(broad=True, counterfactuals=True, threat_corpus=True)
+        for e in template_examples(
+            broad=True, counterfactuals=True, threat_corpus=True, things=True
+        )
     ]
     assert "animals" not in _words(texts)
     assert not [t for t in texts if "i hate " in t]
@@ -227,3 +233,13 @@ def test_threat_corpus_group_frames_are_identity_negatives_and_hate() -> None:
     assert examples[rejected].targets == (0, 0, 0, 0)
     assert examples[wished_gone].targets[0] == examples[wished_gone].targets[2] == 1
     assert rejected not in {e.text for e in template_examples()}
+
+
+def test_thing_subjects_are_no_group_of_people_and_are_benign() -> None:
+    from moderation.build.templates import THINGS, thing_examples
+
+    groups = {t.lower() for pair in TRAIN_GROUPS + GROUPS for t in pair}
+    assert not groups & {t.lower() for pair in THINGS for t in pair}
+    lines = thing_examples()
+    assert len(lines) == len(THINGS) * 16
+    assert all(e.targets == (0, 0, 0, 0) for e in lines)
