@@ -421,7 +421,8 @@ THINGS = [
 ]
 # The hate frames whose predicate is an everyday complaint when its subject is a thing;
 # those that only dehumanise a person (subhuman, savages, less than human) or call for
-# violence are left out.
+# violence are left out. Copied word for word (tests/unit/test_templates.py holds them
+# to it), in this order: the order of the examples fixes a seeded build's batches.
 THING_FRAMES = [
     "{group} are a disease on this country.",
     "get rid of all {group}.",

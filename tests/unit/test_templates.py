@@ -243,3 +243,10 @@ def test_thing_subjects_are_no_group_of_people_and_are_benign() -> None:
     lines = thing_examples()
     assert len(lines) == len(THINGS) * 16
     assert all(e.targets == (0, 0, 0, 0) for e in lines)
+
+
+def test_thing_frames_are_hate_frames_word_for_word() -> None:
+    # Written out (their order fixes a build's batches), but never a frame of their own.
+    from moderation.build.templates import HATE_FRAMES, HATE_WISH_FRAMES, THING_FRAMES
+
+    assert set(THING_FRAMES) <= set(HATE_FRAMES + HATE_WISH_FRAMES)
