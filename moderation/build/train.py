@@ -36,6 +36,14 @@ KEEP_CHOICES: tuple[str, ...] = get_args(Keep)
 
 # The TrainSettings fields that name an optional training set (``datasets.TrainingSets``).
 TRAINING_SET_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(datasets.TrainingSets))
+# The sets model.json records (pipeline.training_sets) and a head refit reads back
+# (refit.recipe_of); a refit always adds the broad and counterfactual templates and never
+# the plain insults, so those three are not recorded.
+RECORDED_SET_FLAGS: tuple[str, ...] = tuple(
+    n
+    for n in TRAINING_SET_FLAGS
+    if n not in ("broad_templates", "counterfactuals", "insult_templates")
+)
 
 
 @dataclass(frozen=True)
