@@ -66,6 +66,13 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--epochs", type=int, default=None, help="default: the TrainSettings value")
     b.add_argument("--learning-rate", type=float, default=None)
     b.add_argument(
+        "--layer-lr-decay",
+        type=float,
+        default=None,
+        help="each encoder block below the top trains at this factor of the one above's "
+        "learning rate (default: the TrainSettings value, 1: one rate for all)",
+    )
+    b.add_argument(
         "--seed",
         type=int,
         default=None,

@@ -117,6 +117,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         "epochs": ns.epochs or defaults.epochs,
         "seed": defaults.seed if ns.seed is None else ns.seed,
         "learning_rate": ns.learning_rate or defaults.learning_rate,
+        "layer_lr_decay": ns.layer_lr_decay or defaults.layer_lr_decay,
         "freeze_word_embeddings": (
             defaults.freeze_word_embeddings
             if ns.freeze_embeddings is None

@@ -14,6 +14,7 @@ REBUILD = "moderation build-model --data ../shared/data"
 SETTING_FLAGS = {
     "epochs": "--epochs",
     "learning_rate": "--learning-rate",
+    "layer_lr_decay": "--layer-lr-decay",
     "seed": "--seed",
     "offensive_repeat": "--offensive-repeat",
     "template_repeat": "--template-repeat",
@@ -21,6 +22,13 @@ SETTING_FLAGS = {
     "freeze_word_embeddings": "--freeze-embeddings",
     "pooling": "--pooling",
 }
+
+
+def _layer_decay(settings: dict[str, Any]) -> str:
+    decay = settings.get("layer_lr_decay", 1.0)
+    if decay == 1.0:
+        return ""
+    return f" at the top encoder block, times {decay} per block below (the head at the top rate)"
 
 
 def rebuild_command(training: dict[str, Any]) -> tuple[str, list[str]]:
@@ -174,8 +182,8 @@ def write_card(
         "",
         f"Seed {s['seed']}; {s['epochs']} epochs; batch {s['batch_size']} of length-sorted "
         f"examples (batch order shuffled); max length {s['max_length']}; AdamW lr "
-        f"{s['learning_rate']}, weight decay {s['weight_decay']}, linear schedule with "
-        f"{_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
+        f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
+        f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
         f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads.",
         "",
         "Training examples by source: "

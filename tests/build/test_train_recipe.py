@@ -32,3 +32,36 @@ def test_a_few_steps_of_the_recipe_train_every_label(tmp_path: Path) -> None:
     for source in ("convabuse", "toxigen", "templates-threat", "templates-benign-identity"):
         assert sources.get(source, 0) > 0, source
     assert any(s.endswith("+evasion") for s in sources)
+
+
+def test_layer_lr_decay_gives_each_block_its_rate_and_every_weight_one_group() -> None:
+    from moderation.build.convert import distilbert_from_minilm
+    from moderation.build.train import param_groups
+
+    model = distilbert_from_minilm(list(datasets.LABELS))
+    model.distilbert.embeddings.word_embeddings.weight.requires_grad_(False)
+    trainable = {id(p) for p in model.parameters() if p.requires_grad}
+    lr = 1e-4
+
+    def rate_of(groups: list[dict[str, object]], name: str) -> float:
+        param = dict(model.named_parameters())[name]
+        (rate,) = [g.get("lr", lr) for g in groups if any(p is param for p in g["params"])]
+        return float(rate)  # type: ignore[arg-type]
+
+    for decay in (1.0, 0.8):
+        groups = param_groups(model, TrainSettings(learning_rate=lr, layer_lr_decay=decay))
+        placed = [id(p) for g in groups for p in g["params"]]
+        assert sorted(placed) == sorted(trainable)  # every trainable weight exactly once
+        for g in groups:
+            matrices = {p.dim() > 1 for p in g["params"]}
+            assert g["weight_decay"] == (0.01 if matrices == {True} else 0.0)
+    assert len(param_groups(model, TrainSettings(learning_rate=lr))) == 2
+    groups = param_groups(model, TrainSettings(learning_rate=lr, layer_lr_decay=0.8))
+    top = "distilbert.transformer.layer.5.ffn.lin1.weight"
+    bottom = "distilbert.transformer.layer.0.attention.q_lin.weight"
+    assert rate_of(groups, top) == pytest.approx(lr)
+    assert rate_of(groups, bottom) == pytest.approx(lr * 0.8**5)
+    assert rate_of(groups, "distilbert.embeddings.LayerNorm.weight") == pytest.approx(lr * 0.8**6)
+    assert rate_of(groups, "classifier.weight") == pytest.approx(lr)
+    with pytest.raises(ValueError, match="layer_lr_decay"):
+        param_groups(model, TrainSettings(layer_lr_decay=1.5))
