@@ -37,6 +37,11 @@ VARIANTS: list[tuple[str, list[str], dict[str, str]]] = [
         {"MODERATION_ONE_THREAD_UP_TO": "0"},
     ),
     (
+        "worker, 1 thread for messages up to 32 tokens (not timed at load)",
+        WORKER,
+        {"MODERATION_ONE_THREAD_UP_TO": "32"},
+    ),
+    (
         "worker, long lane: over 64 tokens on a second thread",
         WORKER,
         {"MODERATION_LONG_LANE_TOKENS": "64"},
