@@ -70,7 +70,8 @@ def parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         help="each encoder block below the top trains at this factor of the one above's "
-        "learning rate (default: the TrainSettings value, 1: one rate for all)",
+        "learning rate (default: the TrainSettings value, 1: one rate for all; 0.8 was "
+        "tried, not shipped: docs/model.md)",
     )
     b.add_argument(
         "--seed",
