@@ -113,8 +113,8 @@ class TrainSettings:
     # block below at this factor of the one above, the embeddings one step lower; the
     # head at learning_rate. 1.0: one rate for all (the shipped recipe). Meant to let the
     # lower blocks keep the base encoder's sense of words no training template uses (a
-    # held-out verb of harm); tried at 0.8: a few more threats, far less counter-speech
-    # allowed, not shipped (docs/model.md, rule 9).
+    # held-out verb of harm); tried at 0.8 on two seeds: no more threats on the mean, less
+    # counter-speech allowed, not shipped (docs/model.md, rule 9).
     layer_lr_decay: float = 1.0
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
