@@ -138,29 +138,27 @@ def layer_lr_scale(name: str, n_layers: int, decay: float) -> float:
 
 
 def param_groups(model: Any, settings: TrainSettings) -> list[dict[str, Any]]:
-    """AdamW's parameter groups: weight decay on matrices only, and with
-    ``layer_lr_decay`` below 1 one learning rate per encoder block."""
-    named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    if settings.layer_lr_decay == 1.0:
-        # The shipped recipe's two groups, as they always were.
-        return [
-            {"params": [p for _, p in named if p.dim() > 1], "weight_decay": settings.weight_decay},
-            {"params": [p for _, p in named if p.dim() <= 1], "weight_decay": 0.0},
-        ]
-    if not 0.0 < settings.layer_lr_decay < 1.0:
-        raise ValueError(f"layer_lr_decay {settings.layer_lr_decay}: give a factor in (0, 1]")
+    """AdamW's parameter groups, one per learning rate and kind: weight decay on matrices
+    only. At ``layer_lr_decay`` 1 that is the shipped recipe's two groups (matrices,
+    then the rest, in the model's order), as they always were."""
+    decay = settings.layer_lr_decay
+    if not 0.0 < decay <= 1.0:
+        raise ValueError(f"layer_lr_decay {decay}: give a factor in (0, 1]")
     n_layers = int(model.config.n_layers)
     groups: dict[tuple[float, bool], list[Any]] = {}
-    for name, p in named:
-        scale = layer_lr_scale(name, n_layers, settings.layer_lr_decay)
-        groups.setdefault((scale, p.dim() > 1), []).append(p)
+    for name, p in model.named_parameters():
+        if p.requires_grad:
+            groups.setdefault((layer_lr_scale(name, n_layers, decay), p.dim() > 1), []).append(p)
     return [
         {
             "params": params,
             "lr": settings.learning_rate * scale,
             "weight_decay": settings.weight_decay if is_matrix else 0.0,
         }
-        for (scale, is_matrix), params in sorted(groups.items(), key=lambda kv: kv[0])
+        # The top rate first, and at each rate the matrices before the rest.
+        for (scale, is_matrix), params in sorted(
+            groups.items(), key=lambda g: (-g[0][0], not g[0][1])
+        )
     ]
 
 

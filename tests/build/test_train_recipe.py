@@ -55,7 +55,12 @@ def test_layer_lr_decay_gives_each_block_its_rate_and_every_weight_one_group() -
         for g in groups:
             matrices = {p.dim() > 1 for p in g["params"]}
             assert g["weight_decay"] == (0.01 if matrices == {True} else 0.0)
-    assert len(param_groups(model, TrainSettings(learning_rate=lr))) == 2
+    # At decay 1, the shipped recipe's two groups in their order: matrices, then the rest.
+    shipped = param_groups(model, TrainSettings(learning_rate=lr))
+    assert [g["weight_decay"] for g in shipped] == [0.01, 0.0]
+    assert [id(p) for p in shipped[0]["params"]] == [
+        id(p) for p in model.parameters() if p.requires_grad and p.dim() > 1
+    ]
     groups = param_groups(model, TrainSettings(learning_rate=lr, layer_lr_decay=0.8))
     top = "distilbert.transformer.layer.5.ffn.lin1.weight"
     bottom = "distilbert.transformer.layer.0.attention.q_lin.weight"
