@@ -74,6 +74,14 @@ def parser() -> argparse.ArgumentParser:
         "tried, not shipped: docs/model.md)",
     )
     b.add_argument(
+        "--period-toggle",
+        type=float,
+        default=None,
+        help="share of training examples whose final full stop is toggled at random, so "
+        "that how a message ends says nothing of its label (default: the TrainSettings "
+        "value, 0: off; docs/model.md, rule 10)",
+    )
+    b.add_argument(
         "--seed",
         type=int,
         default=None,

@@ -15,6 +15,7 @@ SETTING_FLAGS = {
     "epochs": "--epochs",
     "learning_rate": "--learning-rate",
     "layer_lr_decay": "--layer-lr-decay",
+    "period_toggle": "--period-toggle",
     "seed": "--seed",
     "offensive_repeat": "--offensive-repeat",
     "template_repeat": "--template-repeat",
@@ -29,6 +30,16 @@ def _layer_decay(settings: dict[str, Any]) -> str:
     if decay == 1.0:
         return ""
     return f" at the top encoder block, times {decay} per block below (the head at the top rate)"
+
+
+def _period_toggle(settings: dict[str, Any]) -> str:
+    share = settings.get("period_toggle", 0.0)
+    if not share:
+        return ""
+    return (
+        f" The final full stop of {_pct(share)} of training examples, drawn at random, was"
+        " toggled (build/punctuation.py)."
+    )
 
 
 def rebuild_command(training: dict[str, Any]) -> tuple[str, list[str]]:
@@ -184,7 +195,7 @@ def write_card(
         f"examples (batch order shuffled); max length {s['max_length']}; AdamW lr "
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
-        f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads.",
+        f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads.{_period_toggle(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())

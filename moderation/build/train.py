@@ -25,6 +25,7 @@ from moderation.build import datasets
 from moderation.build.metrics import best_f1_threshold, macro_f1
 from moderation.build.pooling import Pooling, set_pooling
 from moderation.build.pooling import logits as pooled_logits
+from moderation.build.punctuation import with_final_period_toggled
 
 if TYPE_CHECKING:
     import torch
@@ -116,6 +117,10 @@ class TrainSettings:
     # held-out verb of harm); tried at 0.8 on two seeds: no more threats on the mean, less
     # counter-speech allowed, not shipped (docs/model.md, rule 9).
     layer_lr_decay: float = 1.0
+    # Share of training examples whose final full stop is toggled at random (removed, or
+    # added after a letter or digit; build/punctuation.py), so that how a message ends
+    # says nothing about its label. 0: off (the shipped recipe).
+    period_toggle: float = 0.0
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -244,6 +249,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.sets,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
+    train_set = with_final_period_toggled(train_set, settings.period_toggle, settings.seed)
     val_off = datasets.tweeteval(data_dir, "offensive", "val")
 
     def encode(texts: list[str]) -> list[list[int]]:

@@ -1,0 +1,50 @@
+"""A final full stop that says nothing about the label.
+
+The sources disagree on how a message ends: tweets (most of the toxic positives) rarely
+end with a full stop, while chitchat and the benign identity templates nearly always do.
+A model trained on them learns the full stop itself as a sign of harmlessness: the
+shipped model allowed "I hate deaf people." (hate 0.00) and nudged "I hate deaf people"
+(0.97), and over the behaviour suite, dropping each example's final full stop changed
+the decision on 99 examples and adding one on 24 (docs/model.md, rule 10).
+
+So a share of the training examples has its final full stop toggled at random (seeded):
+removed where the text ends in one, added where it ends in a letter or digit. At a share
+of one half every eligible example ends in a full stop by a coin's toss, whatever its
+label. Labels, sources and the examples' order stay.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from moderation.build.datasets import Example
+
+
+def toggle_final_period(text: str) -> str:
+    """``text`` without its final full stop if it ends in exactly one, with one added if
+    it ends in a letter or digit, else unchanged (an ellipsis, ! or ?, an emoji, a quote)."""
+    body = text.rstrip()
+    if body.endswith(".") and not body.endswith(".."):
+        return body[:-1].rstrip()
+    if body and body[-1].isalnum():
+        return body + "."
+    return text
+
+
+def with_final_period_toggled(
+    examples: Sequence[Example], share: float, seed: int
+) -> list[Example]:
+    """``examples`` with a ``share`` of them, drawn at random, their final full stop
+    toggled (``toggle_final_period``)."""
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"period toggle share {share}: give a share in [0, 1]")
+    if share == 0.0:
+        return list(examples)
+    rng = random.Random(f"final-period-{seed}")
+    out = []
+    for e in examples:
+        if rng.random() < share:
+            e = Example(toggle_final_period(e.text), e.targets, e.source)
+        out.append(e)
+    return out
