@@ -19,17 +19,17 @@ import random
 from collections.abc import Sequence
 
 from moderation.build.datasets import Example
+from moderation.evaluation.invariance import with_final_period, without_final_period
 
 
 def toggle_final_period(text: str) -> str:
     """``text`` without its final full stop if it ends in exactly one, with one added if
     it ends in a letter or digit, else unchanged (an ellipsis, ! or ?, an emoji, a quote)."""
-    body = text.rstrip()
-    if body.endswith(".") and not body.endswith(".."):
-        return body[:-1].rstrip()
-    if body and body[-1].isalnum():
-        return body + "."
-    return text
+    bare = without_final_period(text)
+    if bare != text.rstrip():
+        return bare
+    dotted = with_final_period(text)
+    return dotted if dotted != bare else text
 
 
 def with_final_period_toggled(

@@ -66,6 +66,7 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
     for name in names("evasion"):
         yield (f"evasion {name} (kept)", _get("evasion", name, "retention"), "share")
     yield ("benign chat nudged", _get("benign_chat", "nudge_rate"), "share")
+    yield ("final full stop: flips", _get("final_period", "flips"), "count")
 
 
 def _cell(value: float | None, unit: str) -> str:
@@ -112,6 +113,8 @@ def diff_table(base: Report, candidate: Report, *, changed_only: bool = False) -
     ]
     for name, read, unit in _rows(base, candidate):
         a, b = read(base), read(candidate)
+        if a is None and b is None:
+            continue
         change = _change(a, b, unit)
         if changed_only and change == "=":
             continue

@@ -21,6 +21,7 @@ from moderation.classifier import Classifier
 from moderation.errors import EmptyTextError, ModerationError
 from moderation.evaluation.behaviour import group_named, suite
 from moderation.evaluation.evasions import EVASIONS, evade
+from moderation.evaluation.invariance import final_period
 from moderation.policy import Policy
 
 # One report per CPU kind: dynamic int8 runs different kernels on AVX2 and on
@@ -181,6 +182,7 @@ def evaluate(
         "behaviour": behaviour(classifier, policy),
         "evasion": evasion(classifier, policy, caught),
         "benign_chat": benign_chat(classifier, policy, chat_limit),
+        "final_period": final_period(lambda text: _decide(classifier, policy, text)),
     }
 
 
@@ -188,9 +190,10 @@ def with_behaviour_rescored(
     stored: dict[str, Any], classifier: Classifier, policy: Policy
 ) -> dict[str, Any]:
     """``stored`` with only its behaviour suite scored again (`moderation eval --only
-    behaviour`): the suite grows more often than the data sets change, and the rest of
-    an emulated AVX2 evaluation takes the better part of an hour. Only a report of this
-    model, measured on this CPU kind at these thresholds, may be updated this way."""
+    behaviour`), as written and without and with a final full stop: the suite grows more
+    often than the data sets change, and the rest of an emulated AVX2 evaluation takes
+    the better part of an hour. Only a report of this model, measured on this CPU kind
+    at these thresholds, may be updated this way."""
     from moderation.cpu import cpu_info
 
     kind = cpu_info().kind
@@ -209,7 +212,11 @@ def with_behaviour_rescored(
             + "; ".join(mismatch)
             + ": run the whole `moderation eval` instead"
         )
-    return {**stored, "behaviour": behaviour(classifier, policy)}
+    return {
+        **stored,
+        "behaviour": behaviour(classifier, policy),
+        "final_period": final_period(lambda text: _decide(classifier, policy, text)),
+    }
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -251,7 +258,23 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         f"Benign chat (chitchat validation): nudge rate {chat['nudge_rate']:.2%} of {chat['n']}.",
     ]
+    if "final_period" in report:
+        lines += ["", *_final_period_lines(report["final_period"])]
     return "\n".join(lines) + "\n"
+
+
+def _final_period_lines(inv: dict[str, Any]) -> list[str]:
+    """The invariance table: each suite example without and with a final full stop."""
+    lines = [
+        "| a final full stop taken off or added (suite) | flips | passed, both forms |",
+        "|---|---|---|",
+    ]
+    for name, r in inv["capabilities"].items():
+        lines.append(
+            f"| {name} | {r['flips']} of {r['n']} | {r['passed_both_forms']}/{2 * r['n']} |"
+        )
+    lines.append(f"| all | {inv['flips']} of {inv['n']} | |")
+    return lines
 
 
 def eval_path(model_dir: Path, kind: str) -> Path:

@@ -91,9 +91,25 @@ def test_rescoring_only_the_behaviour_suite_reproduces_the_stored_rows(
     stored = reports.get(cpu_info().kind)
     if stored is None:
         pytest.skip(f"no eval-{cpu_info().kind}.json: nothing stored to update")
-    emptied = {**stored, "behaviour": {}}
+    suite_rows = ("behaviour", "final_period")
+    emptied = {k: v for k, v in stored.items() if k not in suite_rows}
     rescored = run.with_behaviour_rescored(emptied, classifier, policy)
     assert rescored["behaviour"] == stored["behaviour"]
-    assert {k: v for k, v in rescored.items() if k != "behaviour"} == {
-        k: v for k, v in stored.items() if k != "behaviour"
-    }
+    if "final_period" in stored:
+        assert rescored["final_period"] == stored["final_period"]
+    assert {k: v for k, v in rescored.items() if k not in suite_rows} == emptied
+
+
+def test_a_final_full_stop_flips_no_more_decisions_than_the_card_says(
+    classifier: Classifier, policy: Policy, card: dict
+) -> None:
+    if "final_period" not in card:
+        pytest.skip(f"eval-{card['cpu_kind']}.json predates the final full stop's measure")
+    now = run.final_period(lambda text: run._decide(classifier, policy, text))
+    for name, row in now["capabilities"].items():
+        was = card["final_period"]["capabilities"][name]
+        assert row["n"] == was["n"], name
+        # Another CPU kind's int8 may move an example's two forms apart or together.
+        assert row["flips"] <= was["flips"] + _slack(card, 1) * 2, (name, row, was)
+        floor = was["passed_both_forms"] - _slack(card, 1) * 2
+        assert row["passed_both_forms"] >= floor, (name, row, was)

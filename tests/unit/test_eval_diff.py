@@ -58,6 +58,15 @@ def test_a_row_one_report_lacks_is_shown_empty_not_dropped() -> None:
     assert "| negated_hate: trans people | - | 12 |  |" in text
 
 
+def test_final_full_stop_flips_show_where_a_report_has_them_and_not_where_neither_does() -> None:
+    old, new = _report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88)
+    assert "final full stop" not in diff_table(old, new)
+    new["final_period"] = {"capabilities": {}, "n": 1573, "flips": 40}
+    assert "| final full stop: flips | - | 40 |  |" in diff_table(old, new)
+    old["final_period"] = {"capabilities": {}, "n": 1573, "flips": 103}
+    assert "| final full stop: flips | 103 | 40 | -63 |" in diff_table(old, new)
+
+
 def test_reports_of_two_cpu_kinds_are_refused() -> None:
     with pytest.raises(ModerationError, match="measured on avx2 and avx512-vnni"):
         diff_table(_report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88, "avx512-vnni"))

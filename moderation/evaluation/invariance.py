@@ -1,0 +1,49 @@
+"""A verdict may not hang on a final full stop (a CheckList invariance test).
+
+Every example of the behaviour suite is scored in two forms, without a final full stop
+and with one, the rest of its text as written. A *flip* is an example whose two forms
+get different decisions; *passed, both forms* counts the decisions (two per example)
+that match what the capability expects. The suite as written ends its identity lines in
+full stops and most threats without, so on it alone a model that reads the full stop
+as harmless looks better than it is (docs/model.md, rule 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from moderation.evaluation.behaviour import suite
+
+
+def without_final_period(text: str) -> str:
+    """``text`` without one final full stop (an ellipsis stays), trailing space trimmed."""
+    body = text.rstrip()
+    if body.endswith(".") and not body.endswith(".."):
+        return body[:-1].rstrip()
+    return body
+
+
+def with_final_period(text: str) -> str:
+    """``text`` ending in a full stop where it ends in a letter or digit once any final
+    full stop is taken off; other endings (! ? an ellipsis, an emoji, a quote) stay."""
+    body = without_final_period(text)
+    return body + "." if body and body[-1].isalnum() else body
+
+
+def final_period(decide: Callable[[str], str]) -> dict[str, Any]:
+    """Per capability and in all: examples, flips, and decisions passed over both forms
+    (out of twice the examples), decided by ``decide`` (text -> "nudge" | "allow")."""
+    rows: dict[str, Any] = {}
+    for cap in suite():
+        flips = passed = 0
+        for text in cap.examples:
+            bare, dotted = decide(without_final_period(text)), decide(with_final_period(text))
+            flips += bare != dotted
+            passed += (bare == cap.expected) + (dotted == cap.expected)
+        rows[cap.name] = {"n": len(cap.examples), "flips": flips, "passed_both_forms": passed}
+    return {
+        "capabilities": rows,
+        "n": sum(r["n"] for r in rows.values()),
+        "flips": sum(r["flips"] for r in rows.values()),
+    }

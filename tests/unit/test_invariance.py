@@ -1,0 +1,44 @@
+"""The final-full-stop invariance measure of `moderation eval` (evaluation/invariance.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from moderation.evaluation.behaviour import suite
+from moderation.evaluation.invariance import final_period, with_final_period, without_final_period
+
+
+@pytest.mark.parametrize(
+    ("text", "bare", "dotted"),
+    [
+        ("I hate mondays.", "I hate mondays", "I hate mondays."),
+        ("see you at 7", "see you at 7", "see you at 7."),
+        ("trailing space. ", "trailing space", "trailing space."),
+        ("wait for it...", "wait for it...", "wait for it..."),
+        ("really?", "really?", "really?"),
+        ('he said "no"', 'he said "no"', 'he said "no"'),
+    ],
+)
+def test_the_two_forms_of_a_text(text: str, bare: str, dotted: str) -> None:
+    assert (without_final_period(text), with_final_period(text)) == (bare, dotted)
+
+
+def test_a_judge_blind_to_the_full_stop_flips_nothing() -> None:
+    answers = {without_final_period(t): cap.expected for cap in suite() for t in cap.examples}
+    report = final_period(lambda text: answers[without_final_period(text)])
+    assert report["flips"] == 0
+    for cap in suite():
+        row = report["capabilities"][cap.name]
+        assert row == {"n": len(cap.examples), "flips": 0, "passed_both_forms": 2 * row["n"]}
+    assert report["n"] == sum(len(cap.examples) for cap in suite())
+
+
+def test_a_judge_that_reads_the_full_stop_as_harmless_flips_every_example_it_can() -> None:
+    report = final_period(lambda text: "allow" if text.endswith(".") else "nudge")
+    for cap in suite():
+        can_flip = sum(with_final_period(t) != without_final_period(t) for t in cap.examples)
+        row = report["capabilities"][cap.name]
+        assert row["flips"] == can_flip
+        # Each example passes in exactly one form where it flips, in both or neither where not.
+        assert row["passed_both_forms"] >= can_flip
+    assert report["flips"] > 1000
