@@ -1,16 +1,19 @@
 """A final full stop that says nothing about the label.
 
-The sources disagree on how a message ends: tweets (most of the toxic positives) rarely
-end with a full stop, while chitchat and the benign identity templates nearly always do.
-A model trained on them learns the full stop itself as a sign of harmlessness: the
+Where full stops fall in training text is not neutral: none of the threat templates
+ends in one (40% of the threat head's negatives do), and ToxiGen's hateful statements
+end in one 5% of the time against its benign ones' 39%. A model trained on them learns
+the full stop itself as a sign of harmlessness: the
 shipped model allowed "I hate deaf people." (hate 0.00) and nudged "I hate deaf people"
-(0.97), and over the behaviour suite, dropping each example's final full stop changed
-the decision on 99 examples and adding one on 24 (docs/model.md, rule 10).
+(0.97); over the behaviour suite, 103 of 1,573 examples get one decision without a final
+full stop and the other with one (docs/model.md, rule 10).
 
 So a share of the training examples has its final full stop toggled at random (seeded):
 removed where the text ends in one, added where it ends in a letter or digit. At a share
 of one half every eligible example ends in a full stop by a coin's toss, whatever its
-label. Labels, sources and the examples' order stay.
+label. Labels, sources and the examples' order stay. Tried at one half on two seeds:
+flips 103 -> 40 and 34, but fewer negated-hate and counter-speech lines allowed and four
+validation splits lower; not shipped (rule 10).
 """
 
 from __future__ import annotations
