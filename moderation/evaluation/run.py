@@ -19,9 +19,9 @@ import numpy as np
 
 from moderation.classifier import Classifier
 from moderation.errors import EmptyTextError, ModerationError
+from moderation.evaluation import invariance
 from moderation.evaluation.behaviour import group_named, suite
 from moderation.evaluation.evasions import EVASIONS, evade
-from moderation.evaluation.invariance import final_period
 from moderation.policy import Policy
 
 # One report per CPU kind: dynamic int8 runs different kernels on AVX2 and on
@@ -46,6 +46,12 @@ def _decide(classifier: Classifier, policy: Policy, text: str) -> str:
         return policy.decide(classifier.classify(text).scores)
     except EmptyTextError:
         return "allow"
+
+
+def final_period(classifier: Classifier, policy: Policy) -> dict[str, Any]:
+    """Every suite example decided without and with a final full stop
+    (evaluation/invariance.py): flips and passes over both forms, per capability."""
+    return invariance.final_period(lambda text: _decide(classifier, policy, text))
 
 
 def behaviour(
@@ -182,7 +188,7 @@ def evaluate(
         "behaviour": behaviour(classifier, policy),
         "evasion": evasion(classifier, policy, caught),
         "benign_chat": benign_chat(classifier, policy, chat_limit),
-        "final_period": final_period(lambda text: _decide(classifier, policy, text)),
+        "final_period": final_period(classifier, policy),
     }
 
 
@@ -215,7 +221,7 @@ def with_behaviour_rescored(
     return {
         **stored,
         "behaviour": behaviour(classifier, policy),
-        "final_period": final_period(lambda text: _decide(classifier, policy, text)),
+        "final_period": final_period(classifier, policy),
     }
 
 

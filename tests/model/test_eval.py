@@ -105,11 +105,12 @@ def test_a_final_full_stop_flips_no_more_decisions_than_the_card_says(
 ) -> None:
     if "final_period" not in card:
         pytest.skip(f"eval-{card['cpu_kind']}.json predates the final full stop's measure")
-    now = run.final_period(lambda text: run._decide(classifier, policy, text))
+    now = run.final_period(classifier, policy)
+    # Against another CPU kind's report, int8's other rounding may move one example's
+    # two forms apart (one flip more, one decision fewer passed) or one form of two.
+    allowance = 0 if card["cpu_kind"] == cpu_info().kind else 2
     for name, row in now["capabilities"].items():
         was = card["final_period"]["capabilities"][name]
         assert row["n"] == was["n"], name
-        # Another CPU kind's int8 may move an example's two forms apart or together.
-        assert row["flips"] <= was["flips"] + _slack(card, 1) * 2, (name, row, was)
-        floor = was["passed_both_forms"] - _slack(card, 1) * 2
-        assert row["passed_both_forms"] >= floor, (name, row, was)
+        assert row["flips"] <= was["flips"] + allowance, (name, row, was)
+        assert row["passed_both_forms"] >= was["passed_both_forms"] - allowance, (name, row, was)
