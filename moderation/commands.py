@@ -118,7 +118,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         "seed": defaults.seed if ns.seed is None else ns.seed,
         "learning_rate": ns.learning_rate or defaults.learning_rate,
         "layer_lr_decay": ns.layer_lr_decay or defaults.layer_lr_decay,
-        "period_toggle": (defaults.period_toggle if ns.period_toggle is None else ns.period_toggle),
+        "period_toggle": defaults.period_toggle if ns.period_toggle is None else ns.period_toggle,
         "freeze_word_embeddings": (
             defaults.freeze_word_embeddings
             if ns.freeze_embeddings is None
