@@ -82,6 +82,12 @@ def parser() -> argparse.ArgumentParser:
         "value, 0: off; docs/model.md, rule 10)",
     )
     b.add_argument(
+        "--period-toggle-sources",
+        default=None,
+        help="comma-separated source prefixes the period toggle is held to, e.g. "
+        "templates,toxigen (default: the TrainSettings value, every source; rule 11)",
+    )
+    b.add_argument(
         "--seed",
         type=int,
         default=None,

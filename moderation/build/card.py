@@ -16,6 +16,7 @@ SETTING_FLAGS = {
     "learning_rate": "--learning-rate",
     "layer_lr_decay": "--layer-lr-decay",
     "period_toggle": "--period-toggle",
+    "period_toggle_sources": "--period-toggle-sources",
     "seed": "--seed",
     "offensive_repeat": "--offensive-repeat",
     "template_repeat": "--template-repeat",
@@ -36,8 +37,10 @@ def _period_toggle(settings: dict[str, Any]) -> str:
     share = settings.get("period_toggle", 0.0)
     if not share:
         return ""
+    sources = settings.get("period_toggle_sources", "")
+    of = "of training examples" + (f" from {sources.replace(',', ', ')}" if sources else "")
     return (
-        f" The final full stop of {_pct(share)} of training examples, drawn at random, was"
+        f" The final full stop of {_pct(share)} {of}, drawn at random, was"
         " toggled (build/punctuation.py)."
     )
 

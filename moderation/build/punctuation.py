@@ -13,7 +13,10 @@ removed where the text ends in one, added where it ends in a letter or digit. At
 of one half every eligible example ends in a full stop by a coin's toss, whatever its
 label. Labels, sources and the examples' order stay. Tried at one half on two seeds:
 flips 103 -> 40 and 34, but fewer negated-hate and counter-speech lines allowed and four
-validation splits lower; not shipped (rule 10).
+validation splits lower; not shipped (rule 10). Where the ending carries the label is
+in our own template sets and ToxiGen's statements (the tweets, chats and Davidson do not
+differ by label): the toggle can be held to those sources, leaving real chat as written
+(rule 11).
 """
 
 from __future__ import annotations
@@ -35,19 +38,37 @@ def toggle_final_period(text: str) -> str:
     return dotted if dotted != bare else text
 
 
+def source_prefixes(sources: str) -> tuple[str, ...]:
+    """The source prefixes a comma-separated ``sources`` names ("" names every source)."""
+    prefixes = tuple(p.strip() for p in sources.split(",") if p.strip())
+    if sources.strip() and not prefixes:
+        raise ValueError(f"period toggle sources {sources!r}: name at least one source")
+    return prefixes
+
+
 def with_final_period_toggled(
-    examples: Sequence[Example], share: float, seed: int
+    examples: Sequence[Example], share: float, seed: int, sources: str = ""
 ) -> list[Example]:
     """``examples`` with a ``share`` of them, drawn at random, their final full stop
-    toggled (``toggle_final_period``)."""
+    toggled (``toggle_final_period``); only examples whose source begins with one of the
+    comma-separated ``sources`` when given (``templates`` takes every template set and
+    its evasion and swapped copies)."""
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"period toggle share {share}: give a share in [0, 1]")
+    prefixes = source_prefixes(sources)
+    unmatched = [p for p in prefixes if not any(e.source.startswith(p) for e in examples)]
+    if unmatched:
+        raise ValueError(
+            f"period toggle sources {', '.join(unmatched)}: no training example's source begins so"
+        )
     if share == 0.0:
         return list(examples)
     rng = random.Random(f"final-period-{seed}")
     out = []
     for e in examples:
-        if rng.random() < share:
+        # One draw per example whatever its source, so the scope moves no other draw.
+        draw = rng.random()
+        if draw < share and (not prefixes or e.source.startswith(prefixes)):
             e = Example(toggle_final_period(e.text), e.targets, e.source)
         out.append(e)
     return out

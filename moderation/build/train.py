@@ -121,6 +121,9 @@ class TrainSettings:
     # added after a letter or digit; build/punctuation.py), so that how a message ends
     # says nothing about its label. 0: off (the shipped recipe).
     period_toggle: float = 0.0
+    # Comma-separated source prefixes the period toggle is held to ("templates,toxigen":
+    # the sources whose endings differ by label); "": every source.
+    period_toggle_sources: str = ""
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -249,7 +252,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         settings.sets,
     )
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
-    train_set = with_final_period_toggled(train_set, settings.period_toggle, settings.seed)
+    train_set = with_final_period_toggled(
+        train_set, settings.period_toggle, settings.seed, settings.period_toggle_sources
+    )
     val_off = datasets.tweeteval(data_dir, "offensive", "val")
 
     def encode(texts: list[str]) -> list[list[int]]:

@@ -70,3 +70,28 @@ def test_the_draw_is_seeded() -> None:
 def test_a_share_outside_zero_to_one_is_refused(share: float) -> None:
     with pytest.raises(ValueError, match="period toggle share"):
         with_final_period_toggled(_examples(3), share, seed=1)
+
+
+def test_the_toggle_can_be_held_to_sources_and_moves_no_other_draw() -> None:
+    examples = _examples(600)
+    everywhere = with_final_period_toggled(examples, 0.5, seed=14)
+    held = with_final_period_toggled(examples, 0.5, seed=14, sources="src1, src2")
+    for before, all_sources, only in zip(examples, everywhere, held, strict=True):
+        if before.source == "src0":
+            assert only == before
+        else:
+            # The same examples are drawn as when every source is toggled.
+            assert only == all_sources
+    assert sum(a.text != b.text for a, b in zip(examples, held, strict=True)) > 150
+
+
+def test_a_source_prefix_matches_the_copies_of_a_source() -> None:
+    examples = [Example("kill them all", (1, -1, 0, 1), "templates-threat+evasion")] * 40
+    held = with_final_period_toggled(examples, 1.0, seed=3, sources="templates")
+    assert all(e.text == "kill them all." for e in held)
+
+
+@pytest.mark.parametrize(("sources", "match"), [("srcX", "srcX: no training"), (" , ", "at least")])
+def test_a_source_no_example_has_is_refused(sources: str, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        with_final_period_toggled(_examples(3), 0.5, seed=1, sources=sources)

@@ -411,6 +411,8 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
         "offensive_repeat": 2,
         "threat_corpus": True,
         "balance_identity_terms": True,
+        "period_toggle": 0.5,
+        "period_toggle_sources": "templates,toxigen",
         "freeze_word_embeddings": not settings["freeze_word_embeddings"],
         "batch_size": 16,
         "threads": 8,  # how many cores trained it: not the recipe
@@ -420,6 +422,7 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
     assert words[: len(REBUILD.split())] == REBUILD.split()
     assert "--seed 14" in command and "--offensive-repeat 2" in command
     assert "--threat-corpus" in words and "--balance-identity-terms" in words
+    assert "--period-toggle 0.5 --period-toggle-sources templates,toxigen" in command
     freeze = (
         "--freeze-embeddings" if shipped["freeze_word_embeddings"] else "--no-freeze-embeddings"
     )
