@@ -60,7 +60,7 @@ def test_abuse_abbreviations_are_written_out(abbreviated: str, written_out: str)
 @pytest.mark.parametrize(
     "text",
     [
-        "@kys thanks for the invite",  # a user's name
+        "thanks @kys for the invite",  # a user's name
         "kms this exam is brutal",  # about oneself: not abuse of the reader
         "blue skys ahead",
         "stfuu",  # two of a letter is a spelling, not a stretch: left alone
@@ -80,7 +80,11 @@ def test_abbreviation_lookalikes_stay(text: str) -> None:
         "take b12 and an mp3 player",
         "call me at 555-1234",
         "it costs $5, ok?",
-        "@user thanks!",
+        "thanks @user!",
+        "hey @sam you there?",
+        "@sam",  # nothing but mentions: kept, there is nothing else to read
+        "@sam @bob 😂",
+        "email me @ home",
         "hello! how are you?",
         "I am 100% sure",
         "version v1.2.3 is out",
@@ -100,3 +104,27 @@ def test_any_text_gives_bounded_text(text: str) -> None:
     assert isinstance(once, str)
     # NFKC may expand a few characters, and an abbreviation be written out; no more.
     assert len(once) <= len(text) * 5 + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("@sam I will find you", "I will find you"),
+        ("@user @user @user If he is from AZ", "If he is from AZ"),
+        ("  @jess_92: you ok?", "you ok?"),
+        ("@sam, kys", "kill yourself"),
+        ("@sam.jones hi", "hi"),
+        ("@sam\n\nno", "no"),
+    ],
+)
+def test_the_mentions_a_message_opens_with_are_read_past(text: str, read: str) -> None:
+    assert norm(text) == read
+
+
+def test_a_prefix_of_mentions_is_dropped_when_the_whole_message_has_words() -> None:
+    # A long paste is read from a prefix (classifier._encode_prefix): whether words
+    # follow the mentions is a property of the whole message, as for the whole.
+    whole = "@a @b @c then words"
+    assert norm("@a @b ", whole=whole) == ""
+    assert norm("@a @b ", whole="@a @b @c") == "@a @b "
+    assert norm(whole) == "then words"
