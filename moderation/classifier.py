@@ -21,7 +21,7 @@ from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.hugepages import collapse_logged
-from moderation.normalize import Normalizer
+from moderation.normalize import Normalizer, drops_leading_mentions
 from moderation.thread_choice import LengthTiming, limit_from, measure
 
 log = logging.getLogger(__name__)
@@ -204,7 +204,12 @@ class Classifier:
             raise ModelLoadError(f"{model_dir}: tokenizer.json unreadable: {exc}") from exc
         # Evasive spellings undone before tokenizing (moderation/normalize.py).
         self._normalize = (
-            Normalizer(frozenset(self._tokenizer.get_vocab())) if settings.normalize else None
+            Normalizer(
+                frozenset(self._tokenizer.get_vocab()),
+                leading_mentions=drops_leading_mentions(self.manifest),
+            )
+            if settings.normalize
+            else None
         )
         # No padding ever: a batch of one is as long as its message.
         self._tokenizer.no_padding()

@@ -88,6 +88,13 @@ def parser() -> argparse.ArgumentParser:
         "templates,toxigen (default: the TrainSettings value, every source; rule 11)",
     )
     b.add_argument(
+        "--drop-leading-mentions",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train without the mentions texts open with, and have the model's classifier "
+        "read past them (default: the TrainSettings value, off; docs/model.md, rule 13)",
+    )
+    b.add_argument(
         "--seed",
         type=int,
         default=None,

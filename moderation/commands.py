@@ -119,6 +119,11 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         "learning_rate": ns.learning_rate or defaults.learning_rate,
         "layer_lr_decay": ns.layer_lr_decay or defaults.layer_lr_decay,
         "period_toggle": defaults.period_toggle if ns.period_toggle is None else ns.period_toggle,
+        "drop_leading_mentions": (
+            defaults.drop_leading_mentions
+            if ns.drop_leading_mentions is None
+            else ns.drop_leading_mentions
+        ),
         "period_toggle_sources": (
             defaults.period_toggle_sources
             if ns.period_toggle_sources is None

@@ -15,11 +15,14 @@ characters and lower-cases. What it cannot see through, and this does:
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
   the model never learned them (see ``_ABBREVIATIONS``);
-- the mentions a message opens with (``@sam I will find you``): dropped when words
-  follow. Tweets open with one nine times in ten whatever their label, and no other
-  training text does, so to the model a leading mention says "a tweet", with a tweet's
-  base rate of abuse: it moved 175-246 of the behaviour suite's 1,573 decisions
-  (docs/model.md, rule 12). A mention inside the message stays.
+- for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
+  "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
+  when words follow. Tweets open with one nine times in ten whatever their label, and
+  no other training text does, so to a model trained on them a leading mention says "a
+  tweet", with a tweet's base rate of abuse: it moved 175-246 of the behaviour suite's
+  1,573 decisions on the shipped file. That file leans on the mention (TweetEval
+  offensive -3 points without it), so it keeps reading it (docs/model.md, rules 12-13).
+  A mention inside the message always stays.
 
 It is cheap by construction: each pass runs only when a cheap test finds its cue (a
 regular-expression search, or a substring test for the abbreviations), so ordinary
@@ -33,7 +36,8 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
+from typing import Any
 
 # Letters of other scripts that render like a Latin letter (a subset of Unicode's
 # confusables.txt: the Cyrillic, Greek and Armenian ones seen in evasions).
@@ -153,7 +157,7 @@ def _fold_word(word: str, genuine_script: bool) -> str:
     return core.translate(_LEET_TABLE) + end
 
 
-def _without_leading_mentions(text: str, whole: str | None) -> str:
+def without_leading_mentions(text: str, whole: str | None = None) -> str:
     """``text`` without the mentions it opens with, if words follow them (in ``whole``,
     the message ``text`` is a prefix of, when given)."""
     source = text if whole is None else whole
@@ -163,11 +167,19 @@ def _without_leading_mentions(text: str, whole: str | None) -> str:
     return text[m.end() :]
 
 
-class Normalizer:
-    """Text -> text, as the model should read it; ``vocab`` picks squeezed spellings."""
+def drops_leading_mentions(manifest: Mapping[str, Any]) -> bool:
+    """Whether the model ``manifest`` describes was trained without leading mentions."""
+    return bool(manifest.get("normalizer", {}).get("leading_mentions") == "drop")
 
-    def __init__(self, vocab: Container[str] = frozenset()) -> None:
+
+class Normalizer:
+    """Text -> text, as the model should read it; ``vocab`` picks squeezed spellings;
+    ``leading_mentions``: whether the mentions a message opens with are dropped (only for
+    a model trained without them)."""
+
+    def __init__(self, vocab: Container[str] = frozenset(), leading_mentions: bool = False) -> None:
         self.vocab = vocab
+        self.leading_mentions = leading_mentions
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -177,8 +189,8 @@ class Normalizer:
         property of all of it, so that is decided on ``whole``; every other pass
         works word by word.
         """
-        if text[:1] == "@" or text.lstrip()[:1] == "@":
-            text = _without_leading_mentions(text, whole)
+        if self.leading_mentions and (text[:1] == "@" or text.lstrip()[:1] == "@"):
+            text = without_leading_mentions(text, whole)
         if not text.isascii():
             # The tokenizer does this too, but the passes below must see styled
             # digits as digits and words unbroken by invisible characters.

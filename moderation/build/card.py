@@ -17,6 +17,7 @@ SETTING_FLAGS = {
     "layer_lr_decay": "--layer-lr-decay",
     "period_toggle": "--period-toggle",
     "period_toggle_sources": "--period-toggle-sources",
+    "drop_leading_mentions": "--drop-leading-mentions",
     "seed": "--seed",
     "offensive_repeat": "--offensive-repeat",
     "template_repeat": "--template-repeat",

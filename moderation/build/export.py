@@ -181,6 +181,7 @@ def build(
     work_dir: Path | None = None,
     nfkc: bool = False,
     quant: str = SHIPPED_QUANT,
+    drop_leading_mentions: bool = False,
 ) -> dict[str, Any]:
     """Export, optimize and quantize ``checkpoint`` into ``out_dir``; return the manifest.
 
@@ -239,6 +240,9 @@ def build(
         "problem_type": cfg.problem_type or "single_label_classification",
         "thresholds": thresholds or {label: 0.5 for label in labels},
     }
+    if drop_leading_mentions:
+        # Trained without them: the classifier must read past them too (normalize.py).
+        manifest["normalizer"] = {"leading_mentions": "drop"}
     (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     log.info("built %s: %s", out_dir, manifest["id"])
     return manifest

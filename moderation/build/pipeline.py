@@ -106,7 +106,13 @@ def build_model(
     else:
         best = work_dir / "train" / "best"
     manifest = build(
-        best, out_dir, name=DEFAULT_MODEL_NAME, work_dir=work_dir / "onnx", nfkc=True, quant=quant
+        best,
+        out_dir,
+        name=DEFAULT_MODEL_NAME,
+        work_dir=work_dir / "onnx",
+        nfkc=True,
+        quant=quant,
+        drop_leading_mentions=settings.drop_leading_mentions,
     )
     labels = manifest["labels"]
     # What a later `moderation refit-heads` must train on to match the fine-tune.

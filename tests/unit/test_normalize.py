@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moderation.normalize import Normalizer
+from moderation.normalize import Normalizer, drops_leading_mentions
 
 VOCAB = frozenset({"idiot", "stupid", "kill", "good", "hello", "so", "no", "you", "hate"})
 norm = Normalizer(VOCAB)
@@ -118,13 +118,22 @@ def test_any_text_gives_bounded_text(text: str) -> None:
     ],
 )
 def test_the_mentions_a_message_opens_with_are_read_past(text: str, read: str) -> None:
-    assert norm(text) == read
+    assert Normalizer(VOCAB, leading_mentions=True)(text) == read
+    # A model trained with them (the shipped one) reads them as written.
+    assert norm(text).lstrip().startswith(text.strip()[:4])
+
+
+def test_the_manifest_says_whether_leading_mentions_are_dropped() -> None:
+    assert drops_leading_mentions({"normalizer": {"leading_mentions": "drop"}})
+    assert not drops_leading_mentions({"normalizer": {"leading_mentions": "keep"}})
+    assert not drops_leading_mentions({"labels": ["toxic"]})
 
 
 def test_a_prefix_of_mentions_is_dropped_when_the_whole_message_has_words() -> None:
     # A long paste is read from a prefix (classifier._encode_prefix): whether words
     # follow the mentions is a property of the whole message, as for the whole.
+    drop = Normalizer(VOCAB, leading_mentions=True)
     whole = "@a @b @c then words"
-    assert norm("@a @b ", whole=whole) == ""
-    assert norm("@a @b ", whole="@a @b @c") == "@a @b "
-    assert norm(whole) == "then words"
+    assert drop("@a @b ", whole=whole) == ""
+    assert drop("@a @b ", whole="@a @b @c") == "@a @b "
+    assert drop(whole) == "then words"
