@@ -358,3 +358,40 @@ def test_a_long_message_read_from_its_prefix_has_the_whole_messages_tokens(
         assert np.array_equal(q.ids, w.ids), text[:80]
     # Most long texts take the short path (else this compares the long path to itself).
     assert taken > len(texts) // 2, (taken, len(texts))
+
+
+def _trained_without_leading_mentions(tmp_path: Path) -> Classifier:
+    """The shipped model's files, with a manifest saying it was trained without the
+    mentions texts open with (``--drop-leading-mentions``)."""
+    import json
+
+    source = default_model_dir()
+    for f in source.iterdir():
+        if f.is_file() and f.name != "model.json":
+            (tmp_path / f.name).symlink_to(f)
+    manifest = {**load_manifest(source), "normalizer": {"leading_mentions": "drop"}}
+    (tmp_path / "model.json").write_text(json.dumps(manifest))
+    return Classifier(ClassifierSettings(model_dir=tmp_path, threads=1))
+
+
+def test_a_model_trained_without_leading_mentions_reads_past_them(
+    classifier: Classifier, tmp_path: Path
+) -> None:
+    dropping = _trained_without_leading_mentions(tmp_path)
+    plain = dropping.encode("I will find you").ids.tolist()
+    for text in (
+        "@sam I will find you",
+        "@user @user: I will find you",
+        " @jess_92, I will find you",
+    ):
+        assert dropping.encode(text).ids.tolist() == plain, text
+        # The shipped model was trained with them, and reads them.
+        assert classifier.encode(text).ids.tolist() != plain, text
+    assert dropping.encode("hey @sam I will find you").ids.tolist() != plain
+    assert dropping.encode("@sam").tokens == classifier.encode("@sam").tokens
+    # A long message read from its prefix: whether words follow a long run of
+    # mentions is known from the whole message, as when it is read whole.
+    texts = ["@someone " * 400 + "and then words", "@someone " * 400, "@a " + "words " * 700]
+    for text in texts:
+        whole = dropping.encode(text, from_prefix=False)
+        assert np.array_equal(dropping.encode(text).ids, whole.ids), text[:40]
