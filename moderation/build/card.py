@@ -46,6 +46,15 @@ def _period_toggle(settings: dict[str, Any]) -> str:
     )
 
 
+def _leading_mentions(settings: dict[str, Any]) -> str:
+    if not settings.get("drop_leading_mentions", False):
+        return ""
+    return (
+        " The mentions a training text opens with were dropped, and the classifier drops"
+        " them from a message too (model.json: normalizer; moderation/normalize.py)."
+    )
+
+
 def rebuild_command(training: dict[str, Any]) -> tuple[str, list[str]]:
     """The `moderation build-model` command that trains these settings again: a flag
     for every recorded setting that differs from TrainSettings' default, and the soup
@@ -199,7 +208,8 @@ def write_card(
         f"examples (batch order shuffled); max length {s['max_length']}; AdamW lr "
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
-        f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads.{_period_toggle(s)}",
+        f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads."
+        f"{_period_toggle(s)}{_leading_mentions(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())
