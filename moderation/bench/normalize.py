@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from moderation.bench.model import chat_messages
     from moderation.config import Source, classifier_settings
-    from moderation.normalize import Normalizer
+    from moderation.normalize import Normalizer, drops_leading_mentions
     from moderation.policy import Policy
 
     p = argparse.ArgumentParser(prog="moderation bench normalize", description=__doc__)
@@ -89,7 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     on = Classifier(settings)
     off = Classifier(replace(settings, normalize=False))
     policy = Policy.for_model(on.labels, on.manifest["thresholds"], settings.thresholds)
-    norm = Normalizer(frozenset(on._tokenizer.get_vocab()))
+    # As the classifier builds it for this model (leading mentions: as its manifest says).
+    norm = Normalizer(
+        frozenset(on._tokenizer.get_vocab()), leading_mentions=drops_leading_mentions(on.manifest)
+    )
     texts = chat_messages(ns.messages, 0.0, 11)
 
     gc.disable()
