@@ -189,7 +189,7 @@ class Normalizer:
         property of all of it, so that is decided on ``whole``; every other pass
         works word by word.
         """
-        if self.leading_mentions and (text[:1] == "@" or text.lstrip()[:1] == "@"):
+        if self.leading_mentions and text.lstrip()[:1] == "@":
             text = without_leading_mentions(text, whole)
         if not text.isascii():
             # The tokenizer does this too, but the passes below must see styled
