@@ -88,6 +88,20 @@ def parser() -> argparse.ArgumentParser:
         "templates,toxigen (default: the TrainSettings value, every source; rule 11)",
     )
     b.add_argument(
+        "--insert-mentions",
+        type=float,
+        default=None,
+        help="share of training examples from the sources without mentions given one at "
+        "random, whatever the label (default: the TrainSettings value, 0: off; "
+        "docs/model.md, rule 14)",
+    )
+    b.add_argument(
+        "--mention-sources",
+        default=None,
+        help="comma-separated source prefixes --insert-mentions puts mentions into "
+        "(default: the TrainSettings value, the sources that carry none)",
+    )
+    b.add_argument(
         "--drop-leading-mentions",
         action=argparse.BooleanOptionalAction,
         default=None,

@@ -113,6 +113,13 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
     from moderation.build.train import TRAINING_SET_FLAGS, TrainSettings
 
     defaults = TrainSettings()
+    for scope, share in (
+        ("--period-toggle-sources", "period_toggle"),
+        ("--mention-sources", "insert_mentions"),
+    ):
+        if getattr(ns, scope[2:].replace("-", "_")) is not None and not getattr(ns, share):
+            # A scope without a share would do nothing; say so rather than build hours.
+            raise ModerationError(f"{scope} without --{share.replace('_', '-')}: give a share")
     overrides = {
         "epochs": ns.epochs or defaults.epochs,
         "seed": defaults.seed if ns.seed is None else ns.seed,
@@ -123,6 +130,12 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
             defaults.drop_leading_mentions
             if ns.drop_leading_mentions is None
             else ns.drop_leading_mentions
+        ),
+        "insert_mentions": (
+            defaults.insert_mentions if ns.insert_mentions is None else ns.insert_mentions
+        ),
+        "mention_sources": (
+            defaults.mention_sources if ns.mention_sources is None else ns.mention_sources
         ),
         "period_toggle_sources": (
             defaults.period_toggle_sources

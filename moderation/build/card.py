@@ -18,6 +18,8 @@ SETTING_FLAGS = {
     "period_toggle": "--period-toggle",
     "period_toggle_sources": "--period-toggle-sources",
     "drop_leading_mentions": "--drop-leading-mentions",
+    "insert_mentions": "--insert-mentions",
+    "mention_sources": "--mention-sources",
     "seed": "--seed",
     "offensive_repeat": "--offensive-repeat",
     "template_repeat": "--template-repeat",
@@ -52,6 +54,17 @@ def _leading_mentions(settings: dict[str, Any]) -> str:
     return (
         " The mentions a training text opens with were dropped, and the classifier drops"
         " them from a message too (model.json: normalizer; moderation/normalize.py)."
+    )
+
+
+def _inserted_mentions(settings: dict[str, Any]) -> str:
+    share = settings.get("insert_mentions", 0.0)
+    if not share:
+        return ""
+    sources = settings.get("mention_sources", "").replace(",", ", ")
+    return (
+        f" {_pct(share)} of training examples from {sources}, drawn at random whatever"
+        " the label, were given a mention (build/mentions.py)."
     )
 
 
@@ -209,7 +222,7 @@ def write_card(
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
         f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads."
-        f"{_period_toggle(s)}{_leading_mentions(s)}",
+        f"{_period_toggle(s)}{_leading_mentions(s)}{_inserted_mentions(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())

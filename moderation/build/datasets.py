@@ -17,6 +17,7 @@ import html
 import json
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -391,6 +392,21 @@ def validation_sets(
         "templates": templates("val", sets),
         "chitchat": chitchat("val", chitchat_limit, seed),
     }
+
+
+def source_prefixes(examples: Sequence[Example], sources: str, what: str) -> tuple[str, ...]:
+    """The source prefixes a comma-separated ``sources`` names for a step ``what`` held to
+    them ("" names every source); refused if a prefix begins no example's source
+    (``templates`` begins every template set's and its copies')."""
+    prefixes = tuple(p.strip() for p in sources.split(",") if p.strip())
+    if sources.strip() and not prefixes:
+        raise ValueError(f"{what} sources {sources!r}: name at least one source")
+    unmatched = [p for p in prefixes if not any(e.source.startswith(p) for e in examples)]
+    if unmatched:
+        raise ValueError(
+            f"{what} sources {', '.join(unmatched)}: no training example's source begins so"
+        )
+    return prefixes
 
 
 def with_evasions(examples: list[Example], fraction: float, seed: int) -> list[Example]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from moderation.build.datasets import Example
+from moderation.build.datasets import Example, source_prefixes
 from moderation.evaluation.invariance import with_final_period, without_final_period
 
 
@@ -38,14 +38,6 @@ def toggle_final_period(text: str) -> str:
     return dotted if dotted != bare else text
 
 
-def source_prefixes(sources: str) -> tuple[str, ...]:
-    """The source prefixes a comma-separated ``sources`` names ("" names every source)."""
-    prefixes = tuple(p.strip() for p in sources.split(",") if p.strip())
-    if sources.strip() and not prefixes:
-        raise ValueError(f"period toggle sources {sources!r}: name at least one source")
-    return prefixes
-
-
 def with_final_period_toggled(
     examples: Sequence[Example], share: float, seed: int, sources: str = ""
 ) -> list[Example]:
@@ -55,12 +47,7 @@ def with_final_period_toggled(
     its evasion and swapped copies)."""
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"period toggle share {share}: give a share in [0, 1]")
-    prefixes = source_prefixes(sources)
-    unmatched = [p for p in prefixes if not any(e.source.startswith(p) for e in examples)]
-    if unmatched:
-        raise ValueError(
-            f"period toggle sources {', '.join(unmatched)}: no training example's source begins so"
-        )
+    prefixes = source_prefixes(examples, sources, "period toggle")
     if share == 0.0:
         return list(examples)
     rng = random.Random(f"final-period-{seed}")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 import numpy as np
 
 from moderation.build import datasets
+from moderation.build.mentions import WITHOUT_MENTIONS, with_mentions_inserted
 from moderation.build.metrics import best_f1_threshold, macro_f1
 from moderation.build.pooling import Pooling, set_pooling
 from moderation.build.pooling import logits as pooled_logits
@@ -129,6 +130,12 @@ class TrainSettings:
     # exported model (normalize.without_leading_mentions): TweetEval's "@user" opening
     # then says nothing of a message's source. False: the shipped recipe (rule 13).
     drop_leading_mentions: bool = False
+    # Share of the examples from the sources without mentions (mention_sources) given
+    # one at random, whatever the label (build/mentions.py), so that "@" stops saying
+    # "a tweet". 0: off (the shipped recipe; rule 14).
+    insert_mentions: float = 0.0
+    # Comma-separated source prefixes mentions are put into.
+    mention_sources: str = WITHOUT_MENTIONS
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -260,6 +267,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         # Before the evasion copies, which may rewrite a mention's letters.
         train_set = [replace(e, text=without_leading_mentions(e.text)) for e in train_set]
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
+    train_set = with_mentions_inserted(
+        train_set, settings.insert_mentions, settings.seed, settings.mention_sources
+    )
     train_set = with_final_period_toggled(
         train_set, settings.period_toggle, settings.seed, settings.period_toggle_sources
     )
