@@ -71,13 +71,13 @@ def with_mentions_inserted(
     if share == 0.0:
         return list(examples)
     prefixes = source_prefixes(examples, sources, "mention")
-    # Which examples: one draw each whatever its source, so the scope moves no other
-    # draw; what each gets comes from a stream of its own.
-    rng, shapes = random.Random(f"mentions-{seed}"), random.Random(f"mention-shapes-{seed}")
+    # Two draws per example whatever its source (whether, and the seed of what it gets),
+    # so the scope moves no other example's mention.
+    rng = random.Random(f"mentions-{seed}")
     out = []
     for e in examples:
-        draw = rng.random()
+        draw, shape = rng.random(), rng.getrandbits(32)
         if draw < share and e.source.startswith(prefixes) and e.text.strip():
-            e = Example(with_mention(e.text, shapes), e.targets, e.source)
+            e = Example(with_mention(e.text, random.Random(shape)), e.targets, e.source)
         out.append(e)
     return out
