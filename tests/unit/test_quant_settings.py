@@ -128,9 +128,16 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (["--soup-seeds", "13"], "--soup-seeds [13]: give two or more distinct seeds"),
         (["--soup-seeds", "13", "13"], "--soup-seeds [13, 13]: give two or more distinct seeds"),
         (["--seed", "14", "--soup-seeds", "13", "14"], "--seed and --soup-seeds both set"),
+        # A scope without its share would train hours for nothing it names.
+        (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
+        (["--mention-sources", "chitchat"], "--mention-sources without --insert-mentions"),
+        (
+            ["--mention-sources", "chitchat", "--insert-mentions", "0"],
+            "--mention-sources without --insert-mentions",
+        ),
     ],
 )
-def test_build_model_refuses_a_soup_of_seeds_it_cannot_make_before_training(
+def test_build_model_refuses_settings_it_cannot_make_before_training(
     extra: list[str], says: str, capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     work = tmp_path / "work"

@@ -413,6 +413,7 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
         "balance_identity_terms": True,
         "period_toggle": 0.5,
         "period_toggle_sources": "templates,toxigen",
+        "insert_mentions": 0.5,
         "freeze_word_embeddings": not settings["freeze_word_embeddings"],
         "batch_size": 16,
         "threads": 8,  # how many cores trained it: not the recipe
@@ -423,6 +424,8 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
     assert "--seed 14" in command and "--offensive-repeat 2" in command
     assert "--threat-corpus" in words and "--balance-identity-terms" in words
     assert "--period-toggle 0.5 --period-toggle-sources templates,toxigen" in command
+    # The sources at their default: the share alone gives them back.
+    assert "--insert-mentions 0.5" in command and "--mention-sources" not in command
     freeze = (
         "--freeze-embeddings" if shipped["freeze_word_embeddings"] else "--no-freeze-embeddings"
     )
