@@ -274,9 +274,9 @@ def parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--only",
         choices=["behaviour"],
-        help="score only the behaviour suite again (as written, and without and with a "
-        "final full stop), into this CPU kind's stored report of this model (after the "
-        "suite grew)",
+        help="score only the behaviour suite again (as written, without and with a "
+        "final full stop, and with mentions put in), into this CPU kind's stored report "
+        "of this model (after the suite grew)",
     )
     ev.add_argument(
         "--write",

@@ -67,6 +67,10 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
         yield (f"evasion {name} (kept)", _get("evasion", name, "retention"), "share")
     yield ("benign chat nudged", _get("benign_chat", "nudge_rate"), "share")
     yield ("final full stop: flips", _get("final_period", "flips"), "count")
+    probes = dict.fromkeys(base.get("mentions", {}).get("probes", {}))
+    probes.update(dict.fromkeys(candidate.get("mentions", {}).get("probes", {})))
+    for probe in probes:
+        yield (f"mention `{probe}`: flips", _get("mentions", "probes", probe, "flips"), "count")
 
 
 def _cell(value: float | None, unit: str) -> str:

@@ -47,3 +47,39 @@ def final_period(decide: Callable[[str], str]) -> dict[str, Any]:
         "n": sum(r["n"] for r in rows.values()),
         "flips": sum(r["flips"] for r in rows.values()),
     }
+
+
+# Where a chat message names whom it answers: TweetEval's placeholder, a name, a handle
+# with digits, a mention after a greeting, one at the end. "{}" is the suite example.
+MENTION_PROBES = ("@user {}", "@sam {}", "@jess_92 {}", "hey @sam {}", "{} @sam")
+
+
+def mentions(decide: Callable[[str], str]) -> dict[str, Any]:
+    """Per probe of ``MENTION_PROBES``: how many suite decisions the mention alone
+    changes (in all and per capability), how many of those move towards the expected
+    decision and how many away, and the probed examples passed; decided by ``decide``.
+    Naming whom a message answers says nothing of what it says (docs/model.md, rule 14)."""
+    caps = suite()
+    plain = {(cap.name, t): decide(t) for cap in caps for t in cap.examples}
+    probes: dict[str, Any] = {}
+    for probe in MENTION_PROBES:
+        per_cap: dict[str, int] = {}
+        toward = away = passed = 0
+        for cap in caps:
+            flips = 0
+            for text in cap.examples:
+                got = decide(probe.format(text))
+                passed += got == cap.expected
+                if got != plain[(cap.name, text)]:
+                    flips += 1
+                    toward += got == cap.expected
+                    away += got != cap.expected
+            per_cap[cap.name] = flips
+        probes[probe] = {
+            "flips": toward + away,
+            "toward_expected": toward,
+            "away_from_expected": away,
+            "passed": passed,
+            "capabilities": per_cap,
+        }
+    return {"n": len(plain), "probes": probes}

@@ -54,6 +54,12 @@ def final_period(classifier: Classifier, policy: Policy) -> dict[str, Any]:
     return invariance.final_period(lambda text: _decide(classifier, policy, text))
 
 
+def mentions(classifier: Classifier, policy: Policy) -> dict[str, Any]:
+    """Every suite example decided with a mention put in (evaluation/invariance.py):
+    the decisions the mention alone changes, per probe."""
+    return invariance.mentions(lambda text: _decide(classifier, policy, text))
+
+
 def behaviour(
     classifier: Classifier, policy: Policy, names: Collection[str] | None = None
 ) -> dict[str, Any]:
@@ -189,6 +195,7 @@ def evaluate(
         "evasion": evasion(classifier, policy, caught),
         "benign_chat": benign_chat(classifier, policy, chat_limit),
         "final_period": final_period(classifier, policy),
+        "mentions": mentions(classifier, policy),
     }
 
 
@@ -196,10 +203,10 @@ def with_behaviour_rescored(
     stored: dict[str, Any], classifier: Classifier, policy: Policy
 ) -> dict[str, Any]:
     """``stored`` with only its behaviour suite scored again (`moderation eval --only
-    behaviour`), as written and without and with a final full stop: the suite grows more
-    often than the data sets change, and the rest of an emulated AVX2 evaluation takes
-    the better part of an hour. Only a report of this model, measured on this CPU kind
-    at these thresholds, may be updated this way."""
+    behaviour`), as written, without and with a final full stop, and with mentions put
+    in: the suite grows more often than the data sets change, and the rest of an
+    emulated AVX2 evaluation takes the better part of an hour. Only a report of this
+    model, measured on this CPU kind at these thresholds, may be updated this way."""
     from moderation.cpu import cpu_info
 
     kind = cpu_info().kind
@@ -222,6 +229,7 @@ def with_behaviour_rescored(
         **stored,
         "behaviour": behaviour(classifier, policy),
         "final_period": final_period(classifier, policy),
+        "mentions": mentions(classifier, policy),
     }
 
 
@@ -266,6 +274,8 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     if "final_period" in report:
         lines += ["", *_final_period_lines(report["final_period"])]
+    if "mentions" in report:
+        lines += ["", *_mention_lines(report["mentions"])]
     return "\n".join(lines) + "\n"
 
 
@@ -280,6 +290,21 @@ def _final_period_lines(inv: dict[str, Any]) -> list[str]:
             f"| {name} | {r['flips']} of {r['n']} | {r['passed_both_forms']}/{2 * r['n']} |"
         )
     lines.append(f"| all | {inv['flips']} of {inv['n']} | |")
+    return lines
+
+
+def _mention_lines(inv: dict[str, Any]) -> list[str]:
+    """The mention table: each suite example as written and with a mention put in."""
+    n = inv["n"]
+    lines = [
+        "| a mention put in (suite; {} the example) | flips | towards expected | away | passed |",
+        "|---|---|---|---|---|",
+    ]
+    for probe, r in inv["probes"].items():
+        lines.append(
+            f"| `{probe}` | {r['flips']} of {n} | {r['toward_expected']} |"
+            f" {r['away_from_expected']} | {r['passed']}/{n} |"
+        )
     return lines
 
 

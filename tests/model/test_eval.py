@@ -91,12 +91,13 @@ def test_rescoring_only_the_behaviour_suite_reproduces_the_stored_rows(
     stored = reports.get(cpu_info().kind)
     if stored is None:
         pytest.skip(f"no eval-{cpu_info().kind}.json: nothing stored to update")
-    suite_rows = ("behaviour", "final_period")
+    suite_rows = ("behaviour", "final_period", "mentions")
     emptied = {k: v for k, v in stored.items() if k not in suite_rows}
     rescored = run.with_behaviour_rescored(emptied, classifier, policy)
     assert rescored["behaviour"] == stored["behaviour"]
-    if "final_period" in stored:
-        assert rescored["final_period"] == stored["final_period"]
+    for row in ("final_period", "mentions"):
+        if row in stored:
+            assert rescored[row] == stored[row], row
     assert {k: v for k, v in rescored.items() if k not in suite_rows} == emptied
 
 
@@ -114,3 +115,21 @@ def test_a_final_full_stop_flips_no_more_decisions_than_the_card_says(
         assert row["n"] == was["n"], name
         assert row["flips"] <= was["flips"] + allowance, (name, row, was)
         assert row["passed_both_forms"] >= was["passed_both_forms"] - allowance, (name, row, was)
+
+
+def test_a_mention_flips_no_more_decisions_than_the_card_says(
+    classifier: Classifier, policy: Policy, card: dict
+) -> None:
+    if "mentions" not in card:
+        pytest.skip(f"eval-{card['cpu_kind']}.json predates the mention measure")
+    now = run.mentions(classifier, policy)
+    assert now["n"] == card["mentions"]["n"] and set(now["probes"]) == set(
+        card["mentions"]["probes"]
+    )
+    # Against another CPU kind's report, int8's other rounding may move a few decisions
+    # of the 1,500-odd under each probe.
+    allowance = 0 if card["cpu_kind"] == cpu_info().kind else 5
+    for probe, row in now["probes"].items():
+        was = card["mentions"]["probes"][probe]
+        assert row["flips"] <= was["flips"] + allowance, (probe, row["flips"], was["flips"])
+        assert row["passed"] >= was["passed"] - allowance, (probe, row["passed"], was["passed"])

@@ -67,6 +67,16 @@ def test_final_full_stop_flips_show_where_a_report_has_them_and_not_where_neithe
     assert "| final full stop: flips | 103 | 40 | -63 |" in diff_table(old, new)
 
 
+def test_mention_flips_show_per_probe_either_report_has() -> None:
+    old, new = _report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88)
+    assert "mention" not in diff_table(old, new)
+    old["mentions"] = {"n": 1573, "probes": {"@user {}": {"flips": 197}}}
+    new["mentions"] = {"n": 1573, "probes": {"@user {}": {"flips": 60}, "{} @sam": {"flips": 9}}}
+    text = diff_table(old, new)
+    assert "| mention `@user {}`: flips | 197 | 60 | -137 |" in text
+    assert "| mention `{} @sam`: flips | - | 9 |  |" in text
+
+
 def test_reports_of_two_cpu_kinds_are_refused() -> None:
     with pytest.raises(ModerationError, match="measured on avx2 and avx512-vnni"):
         diff_table(_report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88, "avx512-vnni"))

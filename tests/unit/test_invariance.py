@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from moderation.evaluation.behaviour import suite
-from moderation.evaluation.invariance import final_period, with_final_period, without_final_period
+from moderation.evaluation.invariance import (
+    MENTION_PROBES,
+    final_period,
+    mentions,
+    with_final_period,
+    without_final_period,
+)
 
 
 @pytest.mark.parametrize(
@@ -42,3 +50,29 @@ def test_a_judge_that_reads_the_full_stop_as_harmless_flips_every_example_it_can
         # Each example passes in exactly one form where it flips, in both or neither where not.
         assert row["passed_both_forms"] >= can_flip
     assert report["flips"] > 1000
+
+
+def test_a_judge_blind_to_mentions_flips_nothing_under_any_probe() -> None:
+    answers = {t: cap.expected for cap in suite() for t in cap.examples}
+    bare = re.compile(r"^(?:hey )?@\w+ | @\w+$")
+    report = mentions(lambda text: answers[bare.sub("", text)])
+    n = sum(len(cap.examples) for cap in suite())
+    assert report["n"] == n and list(report["probes"]) == list(MENTION_PROBES)
+    for row in report["probes"].values():
+        assert (row["flips"], row["passed"]) == (0, n)
+        assert set(row["capabilities"].values()) == {0}
+
+
+def test_a_judge_that_reads_a_mention_as_abuse_flips_what_it_allowed() -> None:
+    def judge(text: str) -> str:
+        return "nudge" if "@" in text else "allow"
+
+    report = mentions(judge)
+    allowed = {cap.name: len(cap.examples) for cap in suite() if cap.expected == "allow"}
+    nudged = sum(len(cap.examples) for cap in suite() if cap.expected == "nudge")
+    for row in report["probes"].values():
+        # Every example flips to a nudge: towards the expected decision where it was one.
+        assert row["flips"] == report["n"]
+        assert row["toward_expected"] == row["passed"] == nudged
+        assert row["away_from_expected"] == sum(allowed.values())
+        assert all(row["capabilities"][name] == k for name, k in allowed.items())
