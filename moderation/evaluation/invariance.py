@@ -6,6 +6,11 @@ get different decisions; *passed, both forms* counts the decisions (two per exam
 that match what the capability expects. The suite as written ends its identity lines in
 full stops and most threats without, so on it alone a model that reads the full stop
 as harmless looks better than it is (docs/model.md, rule 10).
+
+Every example is scored with a mention put in as well (``MENTION_PROBES``: before it,
+after a greeting, at its end): whom a message answers says nothing of what it says, yet
+a model trained on tweets that open with "@user" reads a mention as a tweet's mark
+(rules 12-14).
 """
 
 from __future__ import annotations
