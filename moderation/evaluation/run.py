@@ -11,7 +11,7 @@ does: normalizer, tokenizer, int8 session, batch of one.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,15 +60,42 @@ def mentions(classifier: Classifier, policy: Policy) -> dict[str, Any]:
     return invariance.mentions(lambda text: _decide(classifier, policy, text))
 
 
+def suite_rows(classifier: Classifier, policy: Policy) -> dict[str, Any]:
+    """The behaviour suite's rows (``behaviour``, ``final_period``, ``mentions``), each
+    distinct text decided once: the invariance measures decide the suite as written
+    again, and one of an example's two full-stop forms is usually the text as written."""
+    decided: dict[str, str] = {}
+
+    def decide(text: str) -> str:
+        if text not in decided:
+            decided[text] = _decide(classifier, policy, text)
+        return decided[text]
+
+    return {
+        "behaviour": behaviour(classifier, policy, decide=decide),
+        "final_period": invariance.final_period(decide),
+        "mentions": invariance.mentions(decide),
+    }
+
+
 def behaviour(
-    classifier: Classifier, policy: Policy, names: Collection[str] | None = None
+    classifier: Classifier,
+    policy: Policy,
+    names: Collection[str] | None = None,
+    decide: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
-    """Pass rate per capability (those in ``names``, or all), with a few failures to read."""
+    """Pass rate per capability (those in ``names``, or all), with a few failures to
+    read; decided by ``decide`` when given (``suite_rows``' shared one)."""
+    if decide is None:
+
+        def decide(text: str) -> str:
+            return _decide(classifier, policy, text)
+
     out: dict[str, Any] = {}
     for cap in suite():
         if names is not None and cap.name not in names:
             continue
-        got = [_decide(classifier, policy, t) for t in cap.examples]
+        got = [decide(t) for t in cap.examples]
         failed = [t for t, d in zip(cap.examples, got, strict=True) if d != cap.expected]
         out[cap.name] = {
             "expected": cap.expected,
@@ -184,6 +211,7 @@ def evaluate(
     caught = [t for name in EVASION_SOURCES for t in split_rows[name]["positive_texts_caught"]]
     for row in split_rows.values():
         del row["positive_texts_caught"]
+    suite_part = suite_rows(classifier, policy)
     return {
         "model": classifier.model_id,
         "cpu_kind": cpu.kind,
@@ -191,11 +219,11 @@ def evaluate(
         "emulated": cpu.emulated,
         "thresholds": dict(policy.thresholds),
         "splits": split_rows,
-        "behaviour": behaviour(classifier, policy),
+        "behaviour": suite_part["behaviour"],
         "evasion": evasion(classifier, policy, caught),
         "benign_chat": benign_chat(classifier, policy, chat_limit),
-        "final_period": final_period(classifier, policy),
-        "mentions": mentions(classifier, policy),
+        "final_period": suite_part["final_period"],
+        "mentions": suite_part["mentions"],
     }
 
 
@@ -225,12 +253,7 @@ def with_behaviour_rescored(
             + "; ".join(mismatch)
             + ": run the whole `moderation eval` instead"
         )
-    return {
-        **stored,
-        "behaviour": behaviour(classifier, policy),
-        "final_period": final_period(classifier, policy),
-        "mentions": mentions(classifier, policy),
-    }
+    return {**stored, **suite_rows(classifier, policy)}
 
 
 def markdown(report: dict[str, Any]) -> str:
