@@ -264,6 +264,12 @@ def parser() -> argparse.ArgumentParser:
         help="refit on the threat corpus too (or not); default: as model.json says the "
         "model was fine-tuned",
     )
+    rh.add_argument(
+        "--insult-negatives",
+        action="store_true",
+        help="refit with plain insults to a person as threat and hate negatives "
+        "(docs/model.md, rule 16)",
+    )
     rh.set_defaults(func=cmd_refit_heads)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")

@@ -176,7 +176,9 @@ def cmd_refit_heads(ns: argparse.Namespace) -> int:
     """Refit a built model's classifier rows on its own int8 features, in place."""
     from moderation.build.refit import refit_in_place
 
-    manifest = refit_in_place(ns.model, ns.data, tuple(ns.labels), ns.threat_corpus)
+    manifest = refit_in_place(
+        ns.model, ns.data, tuple(ns.labels), ns.threat_corpus, ns.insult_negatives
+    )
     sys.stdout.write(
         orjson.dumps(
             {k: manifest[k] for k in ("id", "thresholds", "head_refit")},

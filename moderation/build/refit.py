@@ -290,22 +290,30 @@ def features(classifier: Any, session: Any, name: str, texts: Sequence[str]) -> 
     return np.stack([r if r is not None else np.zeros(width, np.float32) for r in rows])
 
 
-def refit_sets(recipe: TrainingSets) -> TrainingSets:
+def refit_sets(recipe: TrainingSets, insult_negatives: bool = False) -> TrainingSets:
     """The sets a refit trains and validates on, for a model fine-tuned on ``recipe``:
-    the counterfactual and broad template sets always, every other set as the fine-tune
-    had it (plain insults never)."""
-    return replace(recipe, broad_templates=True, counterfactuals=True, insult_templates=False)
+    the counterfactual and broad template sets always, the plain insults to a person
+    (threat and hate negatives) only with ``insult_negatives``, every other set as the
+    fine-tune had it."""
+    return replace(
+        recipe, broad_templates=True, counterfactuals=True, insult_templates=insult_negatives
+    )
 
 
 def refit_validation_sets(
-    data_dir: Path, chitchat_val: int, seed: int, recipe: TrainingSets
+    data_dir: Path,
+    chitchat_val: int,
+    seed: int,
+    recipe: TrainingSets,
+    insult_negatives: bool = False,
 ) -> dict[str, list[Example]]:
     """The validation splits a refit is judged on: with the template sets its rows are
     trained on (``refit_sets``). Row fitting and threshold choice must read the same
     ones."""
     from moderation.build import datasets
 
-    return datasets.validation_sets(data_dir, chitchat_val, seed, refit_sets(recipe))
+    sets = refit_sets(recipe, insult_negatives)
+    return datasets.validation_sets(data_dir, chitchat_val, seed, sets)
 
 
 def refit_model(
@@ -318,6 +326,7 @@ def refit_model(
     seed: int,
     evasion_fraction: float,
     recipe: TrainingSets = NO_EXTRA_SETS,
+    insult_negatives: bool = False,
 ) -> tuple[list[str], dict[int, tuple[np.ndarray, float]], list[RowFit]]:
     """Refit ``refit``'s rows of ``model_dir/model.onnx`` in place; return the labels,
     the new columns by label index and how each row was chosen. Training: the
@@ -346,9 +355,10 @@ def refit_model(
         probe.SerializeToString(), opts, providers=["CPUExecutionProvider"]
     )
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
-    train = datasets.training_set(data_dir, chitchat_train, seed, sets=refit_sets(recipe))
+    sets = refit_sets(recipe, insult_negatives)
+    train = datasets.training_set(data_dir, chitchat_train, seed, sets=sets)
     train += datasets.with_evasions(train, evasion_fraction, seed)
-    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe)
+    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe, insult_negatives)
     log.info("refit: features of %d training texts", len(train))
     train_x = features(classifier, session, name, [e.text for e in train])
     targets = np.array([e.targets for e in train])
@@ -409,6 +419,7 @@ def refit_thresholds(
     chitchat_val: int,
     seed: int,
     recipe: TrainingSets = NO_EXTRA_SETS,
+    insult_negatives: bool = False,
 ) -> dict[str, float]:
     """The refit labels' thresholds by the build's rule (evaluate.label_threshold on
     their int8 validation split, within their benign-chat budget); others unchanged."""
@@ -417,7 +428,7 @@ def refit_thresholds(
     from moderation.config import ClassifierSettings
 
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
-    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe)
+    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe, insult_negatives)
     benign = int8_scores(classifier, [e.text for e in val["chitchat"]])
     thresholds = dict(load_manifest(model_dir)["thresholds"])
     for label in refit:
@@ -464,11 +475,13 @@ def refit_in_place(
     data_dir: Path,
     refit: Sequence[str] = REFIT_LABELS,
     threat_corpus: bool | None = None,
+    insult_negatives: bool = False,
 ) -> dict[str, Any]:
     """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
     and write the new file's id and the refit's record into model.json. The refit
     trains on the sets the fine-tune trained on (``recipe_of``); ``threat_corpus``
-    overrides that one."""
+    overrides that one; ``insult_negatives`` adds the plain insults to a person
+    (``refit_sets``). A file refit before keeps the record of its rows not refit now."""
     import json
 
     from moderation.build.card import write_refit_section
@@ -491,6 +504,7 @@ def refit_in_place(
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
         recipe=recipe,
+        insult_negatives=insult_negatives,
     )
     thresholds = refit_thresholds(
         model_dir,
@@ -499,14 +513,20 @@ def refit_in_place(
         chitchat_val=settings.chitchat_val,
         seed=settings.seed,
         recipe=recipe,
+        insult_negatives=insult_negatives,
     )
     sha = file_sha256(model_dir / MODEL_FILE)
+    record = head_refit_record(before["id"], fits, recipe.threat_corpus, insult_negatives)
+    earlier = before.get("head_refit")
+    if earlier:
+        record["rows"] = {**earlier["rows"], **record["rows"]}
+        record["earlier"] = earlier
     manifest = {
         **before,
         "id": f"{before['name']}@{sha[:12]}",
         "sha256": sha,
         "thresholds": thresholds,
-        "head_refit": head_refit_record(before["id"], fits, recipe.threat_corpus),
+        "head_refit": record,
     }
     (model_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     write_refit_section(model_dir, manifest, cpu_info().kind)
@@ -514,10 +534,13 @@ def refit_in_place(
 
 
 def head_refit_record(
-    base_id: str, fits: Sequence[RowFit], threat_corpus: bool = False
+    base_id: str,
+    fits: Sequence[RowFit],
+    threat_corpus: bool = False,
+    insult_negatives: bool = False,
 ) -> dict[str, Any]:
     """What model.json and the card say about a refit."""
-    return {
+    record: dict[str, Any] = {
         "from": base_id,
         "rows": {
             f.label: {
@@ -529,5 +552,9 @@ def head_refit_record(
             for f in fits
         },
         "templates": "training templates with their broad frames and counterfactuals"
-        + (" and the threat corpus" if threat_corpus else ""),
+        + (" and the threat corpus" if threat_corpus else "")
+        + (" and plain insults to a person" if insult_negatives else ""),
     }
+    if insult_negatives:
+        record["insult_negatives"] = True
+    return record
