@@ -517,20 +517,25 @@ def refit_in_place(
     )
     sha = file_sha256(model_dir / MODEL_FILE)
     record = head_refit_record(before["id"], fits, recipe.threat_corpus, insult_negatives)
-    earlier = before.get("head_refit")
-    if earlier:
-        record["rows"] = {**earlier["rows"], **record["rows"]}
-        record["earlier"] = earlier
     manifest = {
         **before,
         "id": f"{before['name']}@{sha[:12]}",
         "sha256": sha,
         "thresholds": thresholds,
-        "head_refit": record,
+        "head_refit": chained_record(before.get("head_refit"), record),
     }
     (model_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     write_refit_section(model_dir, manifest, cpu_info().kind)
     return manifest
+
+
+def chained_record(earlier: Mapping[str, Any] | None, record: dict[str, Any]) -> dict[str, Any]:
+    """A refit of a file refit before: the rows it left keep their earlier record (the
+    card lists every refit row, and the rebuild line names them all), and the earlier
+    record is kept whole under ``earlier``."""
+    if not earlier:
+        return record
+    return {**record, "rows": {**earlier["rows"], **record["rows"]}, "earlier": dict(earlier)}
 
 
 def head_refit_record(

