@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from moderation.build.refit import REFIT_LABELS, THRESHOLD_SOURCES
+from moderation.build.refit import INSULT_NEGATIVES, REFIT_LABELS, THRESHOLD_SOURCES
 from moderation.build.train import KEEP_CHOICES
 from moderation.commands import (
     BENCH_SUITES,
@@ -225,6 +225,13 @@ def parser() -> argparse.ArgumentParser:
         "(templates.thing_examples); default: the TrainSettings value",
     )
     b.add_argument(
+        "--kaggle-insult-negatives",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on the Kaggle insults that name no violence as threat negatives too "
+        "(datasets.insults_as_threat_negatives); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,
@@ -266,9 +273,13 @@ def parser() -> argparse.ArgumentParser:
     )
     rh.add_argument(
         "--insult-negatives",
-        action="store_true",
-        help="refit with plain insults to a person as threat and hate negatives "
-        "(docs/model.md, rule 16)",
+        nargs="+",
+        default=[],
+        choices=list(INSULT_NEGATIVES),
+        metavar="SOURCE",
+        help="refit with insults to a person as threat negatives: 'templates' (plain "
+        "insult templates), 'kaggle' (the Kaggle insults that name no violence); "
+        "docs/model.md, rules 16-17",
     )
     rh.set_defaults(func=cmd_refit_heads)
 

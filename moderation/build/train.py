@@ -44,12 +44,14 @@ KEEP_CHOICES: tuple[str, ...] = get_args(Keep)
 # The TrainSettings fields that name an optional training set (``datasets.TrainingSets``).
 TRAINING_SET_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(datasets.TrainingSets))
 # The sets model.json records (pipeline.training_sets) and a head refit reads back
-# (refit.recipe_of); a refit always adds the broad and counterfactual templates and never
-# the plain insults, so those three are not recorded.
+# (refit.recipe_of); a refit always adds the broad and counterfactual templates, and the
+# insults as threat negatives only when asked (its record says so), so those four are not
+# recorded.
 RECORDED_SET_FLAGS: tuple[str, ...] = tuple(
     n
     for n in TRAINING_SET_FLAGS
-    if n not in ("broad_templates", "counterfactuals", "insult_templates")
+    if n
+    not in ("broad_templates", "counterfactuals", "insult_templates", "kaggle_insult_negatives")
 )
 
 
@@ -109,6 +111,9 @@ class TrainSettings:
     # Train on the hate frames with a thing as their subject too, benign
     # (templates.thing_examples): the hate head's target must be people.
     thing_frames: bool = False
+    # Train on the Kaggle insults that name no violence as threat negatives too
+    # (datasets.insults_as_threat_negatives): abuse aimed at a person that is no threat.
+    kaggle_insult_negatives: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"

