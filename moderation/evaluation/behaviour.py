@@ -45,6 +45,10 @@ A twelfth set of the same shape was written on the same day (stop 47), before an
 was scored on it, to judge real chat that names a training group as benign training text.
 `statements_about_things` (40) was written the same day, before any model was scored on
 it, to judge hate frames with a thing as their subject in training.
+A thirteenth set (30 insults to a person) was written on 2026-11-26 (stop 52), before any
+model was scored on it, to judge a threat row refit with insults as its negatives: the
+eighth set's insults had been read by then, and two of its lines share a word with the
+training insult templates of 2026-11-24 ("dumbass", "brainless twit").
 """
 
 from __future__ import annotations
@@ -940,6 +944,39 @@ def suite() -> list[Capability]:
                 "get lost, you ugly troll",
                 "your brain must be the size of a pea",
                 "you're a waste of oxygen",
+                # Thirteenth set: written on 2026-11-26 (stop 52) before any model was
+                # scored on it, to judge a threat row refit with insults as its negatives
+                # (docs/model.md, rule 17): no word of the training insult templates.
+                "you're honestly the most annoying person i've ever met",
+                "ur a complete joke",
+                "you absolute donkey",
+                "go cry to your mommy, crybaby",
+                "you have the IQ of a potato",
+                "what a spineless coward you are",
+                "you're a disgusting slob",
+                "you're nothing but a lying snake",
+                "seriously, how are you this dense",
+                "you're a lazy good-for-nothing",
+                "shut your mouth, you twat",
+                "you're a sad, lonely weirdo",
+                "everyone here thinks you're a creep",
+                "you're an embarrassment to your whole family",
+                "stfu you braindead npc",
+                "you are a fraud and a hack",
+                "you're an ignorant buffoon",
+                "what kind of cretin writes this",
+                "you are one ugly freak",
+                "you're such a whiny little brat",
+                "keep talking, fool, you just prove how dumb you are",
+                "you absolute jackass",
+                "you're a bitter, jealous nobody",
+                "you're a sorry excuse for a human being",
+                "you're a gutless worm",
+                "you're a complete and utter numpty",
+                "ugh you're so fucking stupid",
+                "you're a dirty rat",
+                "your mom must be so ashamed of you, you failure",
+                "you're a two-faced phony",
             ),
         ),
     ]
