@@ -131,7 +131,17 @@ def build_model(
         )
         best = patch_checkpoint(best, work_dir / "refit", columns)
         sha = file_sha256(out_dir / MODEL_FILE)
-        manifest["head_refit"] = head_refit_record(manifest["id"], fits, settings.threat_corpus)
+        insults = [
+            source
+            for source, used in (
+                ("templates", settings.insult_templates),
+                ("kaggle", settings.kaggle_insult_negatives),
+            )
+            if used
+        ]
+        manifest["head_refit"] = head_refit_record(
+            manifest["id"], fits, settings.threat_corpus, insults
+        )
         manifest.update(id=f"{manifest['name']}@{sha[:12]}", sha256=sha)
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))
     # The validation samples stay those of the default seed whatever seed trained the
