@@ -71,6 +71,10 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
     probes.update(dict.fromkeys(candidate.get("mentions", {}).get("probes", {})))
     for probe in probes:
         yield (f"mention `{probe}`: flips", _get("mentions", "probes", probe, "flips"), "count")
+    off = dict.fromkeys(base.get("labels", {}).get("off_label", {}))
+    off.update(dict.fromkeys(candidate.get("labels", {}).get("off_label", {})))
+    for key in off:
+        yield (f"off-label {key}", _get("labels", "off_label", key), "count")
 
 
 def _cell(value: float | None, unit: str) -> str:

@@ -4,7 +4,8 @@ Validation splits (macro-F1 of each split's label at the model's thresholds; plu
 the Kaggle insults test file, which is evaluation data and never picks anything),
 the behaviour suite (pass rate per capability), evasion variants of the validation
 positives the model catches when written plainly (share still caught), and benign
-chat (nudge rate). Everything runs through the classifier as live traffic
+chat (nudge rate); on the suite also the decisions a final full stop or a mention
+changes, and which labels its examples trip. Everything runs through the classifier as live traffic
 does: normalizer, tokenizer, int8 session, batch of one.
 """
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from moderation.classifier import Classifier
 from moderation.errors import EmptyTextError, ModerationError
-from moderation.evaluation import invariance
+from moderation.evaluation import invariance, labels
 from moderation.evaluation.behaviour import group_named, suite
 from moderation.evaluation.evasions import EVASIONS, evade
 from moderation.policy import Policy
@@ -48,6 +49,14 @@ def _decide(classifier: Classifier, policy: Policy, text: str) -> str:
         return "allow"
 
 
+def _trips(classifier: Classifier, policy: Policy, text: str) -> tuple[str, ...]:
+    """The labels whose score reaches their threshold (none: ``allow``)."""
+    try:
+        return tuple(policy.triggered(classifier.classify(text).scores))
+    except EmptyTextError:
+        return ()
+
+
 def final_period(classifier: Classifier, policy: Policy) -> dict[str, Any]:
     """Every suite example decided without and with a final full stop
     (evaluation/invariance.py): flips and passes over both forms, per capability."""
@@ -61,20 +70,25 @@ def mentions(classifier: Classifier, policy: Policy) -> dict[str, Any]:
 
 
 def suite_rows(classifier: Classifier, policy: Policy) -> dict[str, Any]:
-    """The behaviour suite's rows (``behaviour``, ``final_period``, ``mentions``), each
-    distinct text decided once: the invariance measures decide the suite as written
-    again, and one of an example's two full-stop forms is usually the text as written."""
-    decided: dict[str, str] = {}
+    """The behaviour suite's rows (``behaviour``, ``final_period``, ``mentions``,
+    ``labels``), each distinct text classified once: the other measures read the suite
+    as written again, and one of an example's two full-stop forms is usually the text as
+    written. A decision is ``nudge`` exactly when some label trips."""
+    tripped: dict[str, tuple[str, ...]] = {}
+
+    def trips(text: str) -> tuple[str, ...]:
+        if text not in tripped:
+            tripped[text] = _trips(classifier, policy, text)
+        return tripped[text]
 
     def decide(text: str) -> str:
-        if text not in decided:
-            decided[text] = _decide(classifier, policy, text)
-        return decided[text]
+        return "nudge" if trips(text) else "allow"
 
     return {
         "behaviour": behaviour(classifier, policy, decide=decide),
         "final_period": invariance.final_period(decide),
         "mentions": invariance.mentions(decide),
+        "labels": labels.labels_tripped(trips, list(policy.thresholds)),
     }
 
 
@@ -224,6 +238,7 @@ def evaluate(
         "benign_chat": benign_chat(classifier, policy, chat_limit),
         "final_period": suite_part["final_period"],
         "mentions": suite_part["mentions"],
+        "labels": suite_part["labels"],
     }
 
 
@@ -231,8 +246,8 @@ def with_behaviour_rescored(
     stored: dict[str, Any], classifier: Classifier, policy: Policy
 ) -> dict[str, Any]:
     """``stored`` with only its behaviour suite scored again (`moderation eval --only
-    behaviour`), as written, without and with a final full stop, and with mentions put
-    in: the suite grows more often than the data sets change, and the rest of an
+    behaviour`), as written, without and with a final full stop, with mentions put in,
+    and the labels its examples trip: the suite grows more often than the data sets change, and the rest of an
     emulated AVX2 evaluation takes the better part of an hour. Only a report of this
     model, measured on this CPU kind at these thresholds, may be updated this way."""
     from moderation.cpu import cpu_info
@@ -299,6 +314,8 @@ def markdown(report: dict[str, Any]) -> str:
         lines += ["", *_final_period_lines(report["final_period"])]
     if "mentions" in report:
         lines += ["", *_mention_lines(report["mentions"])]
+    if "labels" in report:
+        lines += ["", *_label_lines(report["labels"])]
     return "\n".join(lines) + "\n"
 
 
@@ -329,6 +346,19 @@ def _mention_lines(inv: dict[str, Any]) -> list[str]:
             f" {r['away_from_expected']} | {r['passed']}/{n} |"
         )
     return lines
+
+
+def _label_lines(tripped: dict[str, Any]) -> list[str]:
+    """The labels table: per capability, the examples (as written) each label trips."""
+    names = tripped["labels"]
+    lines = [
+        "| labels tripped (suite, as written) | n | " + " | ".join(names) + " |",
+        "|---" * (len(names) + 2) + "|",
+    ]
+    for name, row in tripped["capabilities"].items():
+        lines.append(f"| {name} | {row['n']} | " + " | ".join(str(row[x]) for x in names) + " |")
+    off = "; ".join(f"{key} {n}" for key, n in tripped["off_label"].items())
+    return [*lines, "", f"Labels tripped on examples they are not about: {off}."]
 
 
 def eval_path(model_dir: Path, kind: str) -> Path:

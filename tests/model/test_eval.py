@@ -91,11 +91,11 @@ def test_rescoring_only_the_behaviour_suite_reproduces_the_stored_rows(
     stored = reports.get(cpu_info().kind)
     if stored is None:
         pytest.skip(f"no eval-{cpu_info().kind}.json: nothing stored to update")
-    suite_rows = ("behaviour", "final_period", "mentions")
+    suite_rows = ("behaviour", "final_period", "mentions", "labels")
     emptied = {k: v for k, v in stored.items() if k not in suite_rows}
     rescored = run.with_behaviour_rescored(emptied, classifier, policy)
     assert rescored["behaviour"] == stored["behaviour"]
-    for row in ("final_period", "mentions"):
+    for row in ("final_period", "mentions", "labels"):
         if row in stored:
             assert rescored[row] == stored[row], row
     assert {k: v for k, v in rescored.items() if k not in suite_rows} == emptied
@@ -133,3 +133,17 @@ def test_a_mention_flips_no_more_decisions_than_the_card_says(
         was = card["mentions"]["probes"][probe]
         assert row["flips"] <= was["flips"] + allowance, (probe, row["flips"], was["flips"])
         assert row["passed"] >= was["passed"] - allowance, (probe, row["passed"], was["passed"])
+
+
+def test_no_label_trips_on_more_examples_it_is_not_about_than_the_card_says(
+    classifier: Classifier, policy: Policy, card: dict
+) -> None:
+    if "labels" not in card:
+        pytest.skip(f"eval-{card['cpu_kind']}.json predates the label counts")
+    now = run.suite_rows(classifier, policy)["labels"]
+    assert set(now["off_label"]) == set(card["labels"]["off_label"])
+    # Against another CPU kind's report, int8's other rounding may move a score or two
+    # across its threshold.
+    allowance = 0 if card["cpu_kind"] == cpu_info().kind else 2
+    for key, n in now["off_label"].items():
+        assert n <= card["labels"]["off_label"][key] + allowance, (key, n)

@@ -77,6 +77,16 @@ def test_mention_flips_show_per_probe_either_report_has() -> None:
     assert "| mention `{} @sam`: flips | - | 9 |  |" in text
 
 
+def test_off_label_counts_show_per_capability_and_label() -> None:
+    old, new = _report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88)
+    assert "off-label" not in diff_table(old, new)
+    old["labels"] = {"off_label": {"insult_to_person: threat": 54}}
+    new["labels"] = {"off_label": {"insult_to_person: threat": 9, "insult_to_person: hate": 40}}
+    text = diff_table(old, new)
+    assert "| off-label insult_to_person: threat | 54 | 9 | -45 |" in text
+    assert "| off-label insult_to_person: hate | - | 40 |  |" in text
+
+
 def test_reports_of_two_cpu_kinds_are_refused() -> None:
     with pytest.raises(ModerationError, match="measured on avx2 and avx512-vnni"):
         diff_table(_report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88, "avx512-vnni"))
