@@ -292,8 +292,8 @@ def parser() -> argparse.ArgumentParser:
         "--only",
         choices=["behaviour"],
         help="score only the behaviour suite again (as written, without and with a "
-        "final full stop, and with mentions put in), into this CPU kind's stored report "
-        "of this model (after the suite grew)",
+        "final full stop, with mentions put in, and the labels it trips), into this CPU "
+        "kind's stored report of this model (after the suite grew)",
     )
     ev.add_argument(
         "--write",
