@@ -247,9 +247,10 @@ def with_behaviour_rescored(
 ) -> dict[str, Any]:
     """``stored`` with only its behaviour suite scored again (`moderation eval --only
     behaviour`), as written, without and with a final full stop, with mentions put in,
-    and the labels its examples trip: the suite grows more often than the data sets change, and the rest of an
-    emulated AVX2 evaluation takes the better part of an hour. Only a report of this
-    model, measured on this CPU kind at these thresholds, may be updated this way."""
+    and the labels its examples trip: the suite grows more often than the data sets
+    change, and the rest of an emulated AVX2 evaluation takes the better part of an
+    hour. Only a report of this model, measured on this CPU kind at these thresholds,
+    may be updated this way."""
     from moderation.cpu import cpu_info
 
     kind = cpu_info().kind
