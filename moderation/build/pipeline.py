@@ -25,6 +25,7 @@ from moderation.build.refit import (
     ThresholdSource,
     head_refit_record,
     held_out_threshold,
+    insult_negative_sources,
     patch_checkpoint,
     refit_model,
 )
@@ -131,16 +132,8 @@ def build_model(
         )
         best = patch_checkpoint(best, work_dir / "refit", columns)
         sha = file_sha256(out_dir / MODEL_FILE)
-        insults = [
-            source
-            for source, used in (
-                ("templates", settings.insult_templates),
-                ("kaggle", settings.kaggle_insult_negatives),
-            )
-            if used
-        ]
         manifest["head_refit"] = head_refit_record(
-            manifest["id"], fits, settings.threat_corpus, insults
+            manifest["id"], fits, settings.threat_corpus, insult_negative_sources(settings.sets)
         )
         manifest.update(id=f"{manifest['name']}@{sha[:12]}", sha256=sha)
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))

@@ -316,6 +316,13 @@ def with_insult_negatives(recipe: TrainingSets, sources: Sequence[str]) -> Train
     )
 
 
+def insult_negative_sources(recipe: TrainingSets) -> list[str]:
+    """The ``INSULT_NEGATIVES`` sources ``recipe`` trains on (``with_insult_negatives``
+    read back)."""
+    used = {"templates": recipe.insult_templates, "kaggle": recipe.kaggle_insult_negatives}
+    return [source for source in INSULT_NEGATIVES if used[source]]
+
+
 def refit_validation_sets(
     data_dir: Path,
     chitchat_val: int,

@@ -42,19 +42,16 @@ EVASION_SOURCES = ("tweeteval-offensive", "convabuse")
 SEED = 13
 
 
-def _decide(classifier: Classifier, policy: Policy, text: str) -> str:
-    try:
-        return policy.decide(classifier.classify(text).scores)
-    except EmptyTextError:
-        return "allow"
-
-
 def _trips(classifier: Classifier, policy: Policy, text: str) -> tuple[str, ...]:
     """The labels whose score reaches their threshold (none: ``allow``)."""
     try:
         return tuple(policy.triggered(classifier.classify(text).scores))
     except EmptyTextError:
         return ()
+
+
+def _decide(classifier: Classifier, policy: Policy, text: str) -> str:
+    return "nudge" if _trips(classifier, policy, text) else "allow"
 
 
 def final_period(classifier: Classifier, policy: Policy) -> dict[str, Any]:

