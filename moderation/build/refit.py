@@ -534,7 +534,9 @@ def refit_in_place(
         recipe=recipe,
     )
     sha = file_sha256(model_dir / MODEL_FILE)
-    record = head_refit_record(before["id"], fits, recipe.threat_corpus, insult_negatives)
+    record = head_refit_record(
+        before["id"], fits, recipe.threat_corpus, insult_negative_sources(recipe)
+    )
     manifest = {
         **before,
         "id": f"{before['name']}@{sha[:12]}",
