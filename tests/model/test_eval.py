@@ -11,6 +11,7 @@ row may.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -22,6 +23,31 @@ from moderation.policy import Policy
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 pytestmark = pytest.mark.slow
+
+
+class _Remembering:
+    """The shipped classifier, each distinct text classified once for this module: five
+    tests read the whole suite (as written, with and without a full stop, with mentions
+    put in), and scoring it costs some twenty seconds each time. The model is
+    deterministic on one machine, so a remembered verdict is the one it would give again.
+    """
+
+    def __init__(self, classifier: Classifier) -> None:
+        self._classifier = classifier
+        self._seen: dict[str, Any] = {}
+
+    def classify(self, text: str) -> Any:
+        if text not in self._seen:
+            self._seen[text] = self._classifier.classify(text)
+        return self._seen[text]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._classifier, name)
+
+
+@pytest.fixture(scope="module")
+def remembering(classifier: Classifier) -> Classifier:
+    return cast(Classifier, _Remembering(classifier))
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +81,8 @@ def test_the_card_measured_this_model(classifier: Classifier, reports: dict[str,
         assert run.markdown(report) in text, kind
 
 
-def test_behaviour_pass_rates_hold(classifier: Classifier, policy: Policy, card: dict) -> None:
-    now = run.behaviour(classifier, policy)
+def test_behaviour_pass_rates_hold(remembering: Classifier, policy: Policy, card: dict) -> None:
+    now = run.behaviour(remembering, policy)
     assert set(now) == set(card["behaviour"]), "the suite changed: re-run `moderation eval`"
     for name, row in now.items():
         floor = card["behaviour"][name]["rate"] - _slack(card, row["n"])
@@ -86,14 +112,14 @@ def test_evasions_keep_recall(classifier: Classifier, policy: Policy, card: dict
 
 
 def test_rescoring_only_the_behaviour_suite_reproduces_the_stored_rows(
-    classifier: Classifier, policy: Policy, reports: dict[str, dict]
+    remembering: Classifier, policy: Policy, reports: dict[str, dict]
 ) -> None:
     stored = reports.get(cpu_info().kind)
     if stored is None:
         pytest.skip(f"no eval-{cpu_info().kind}.json: nothing stored to update")
     suite_rows = ("behaviour", "final_period", "mentions", "labels")
     emptied = {k: v for k, v in stored.items() if k not in suite_rows}
-    rescored = run.with_behaviour_rescored(emptied, classifier, policy)
+    rescored = run.with_behaviour_rescored(emptied, remembering, policy)
     assert rescored["behaviour"] == stored["behaviour"]
     for row in ("final_period", "mentions", "labels"):
         if row in stored:
@@ -102,11 +128,11 @@ def test_rescoring_only_the_behaviour_suite_reproduces_the_stored_rows(
 
 
 def test_a_final_full_stop_flips_no_more_decisions_than_the_card_says(
-    classifier: Classifier, policy: Policy, card: dict
+    remembering: Classifier, policy: Policy, card: dict
 ) -> None:
     if "final_period" not in card:
         pytest.skip(f"eval-{card['cpu_kind']}.json predates the final full stop's measure")
-    now = run.final_period(classifier, policy)
+    now = run.final_period(remembering, policy)
     # Against another CPU kind's report, int8's other rounding may move one example's
     # two forms apart (one flip more, one decision fewer passed) or one form of two.
     allowance = 0 if card["cpu_kind"] == cpu_info().kind else 2
@@ -118,11 +144,11 @@ def test_a_final_full_stop_flips_no_more_decisions_than_the_card_says(
 
 
 def test_a_mention_flips_no_more_decisions_than_the_card_says(
-    classifier: Classifier, policy: Policy, card: dict
+    remembering: Classifier, policy: Policy, card: dict
 ) -> None:
     if "mentions" not in card:
         pytest.skip(f"eval-{card['cpu_kind']}.json predates the mention measure")
-    now = run.mentions(classifier, policy)
+    now = run.mentions(remembering, policy)
     assert now["n"] == card["mentions"]["n"] and set(now["probes"]) == set(
         card["mentions"]["probes"]
     )
@@ -136,11 +162,11 @@ def test_a_mention_flips_no_more_decisions_than_the_card_says(
 
 
 def test_no_label_trips_on_more_examples_it_is_not_about_than_the_card_says(
-    classifier: Classifier, policy: Policy, card: dict
+    remembering: Classifier, policy: Policy, card: dict
 ) -> None:
     if "labels" not in card:
         pytest.skip(f"eval-{card['cpu_kind']}.json predates the label counts")
-    now = run.suite_rows(classifier, policy)["labels"]
+    now = run.suite_rows(remembering, policy)["labels"]
     assert set(now["off_label"]) == set(card["labels"]["off_label"])
     # Against another CPU kind's report, int8's other rounding may move a score or two
     # across its threshold.
