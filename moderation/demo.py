@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-import uuid
 
 import numpy as np
 import orjson
@@ -42,11 +41,10 @@ async def demo(rounds: int = 3, gap_s: float = 0.05) -> int:
             s.verdict_topic,
             s.dlq_topic,
             bootstrap_servers=s.kafka.bootstrap,
-            group_id=f"demo-{uuid.uuid4().hex[:8]}",
+            # No group: it reads every partition itself, without waiting for a JoinGroup.
+            group_id=None,
             auto_offset_reset="earliest",
             fetch_max_wait_ms=s.fetch_max_wait_ms,
-            session_timeout_ms=6000,
-            heartbeat_interval_ms=1000,
         )
         await producer.start()
         await consumer.start()

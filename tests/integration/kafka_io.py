@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -58,16 +57,17 @@ async def read(
     settle_s: float = 0.0,
     count: Callable[[list[Out]], int] = len,
 ) -> list[Out]:
-    """Read a topic from the beginning until ``count(records) >= expect``, then ``settle_s``."""
+    """Read a topic from the beginning until ``count(records) >= expect``, then ``settle_s``.
+
+    Without a consumer group: the reader takes every partition itself, and does not wait
+    the seconds tansu holds a JoinGroup (about half the session timeout) each time."""
     c = AIOKafkaConsumer(
         topic,
         bootstrap_servers=bootstrap,
-        group_id=f"r-{uuid.uuid4().hex}",
+        group_id=None,
         auto_offset_reset="earliest",
         enable_auto_commit=False,
         fetch_max_wait_ms=20,
-        session_timeout_ms=6000,
-        heartbeat_interval_ms=1000,
     )
     await c.start()
     out: list[Out] = []
