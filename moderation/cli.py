@@ -74,6 +74,14 @@ def parser() -> argparse.ArgumentParser:
         "tried, not shipped: docs/model.md)",
     )
     b.add_argument(
+        "--linear-probe-epochs",
+        type=int,
+        default=None,
+        help="train the head alone on the base encoder's rows for this many epochs before "
+        "the fine-tune (LP-FT; default: the TrainSettings value, 0: off; docs/model.md, "
+        "rule 21)",
+    )
+    b.add_argument(
         "--period-toggle",
         type=float,
         default=None,

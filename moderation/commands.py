@@ -125,6 +125,11 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         "seed": defaults.seed if ns.seed is None else ns.seed,
         "learning_rate": ns.learning_rate or defaults.learning_rate,
         "layer_lr_decay": ns.layer_lr_decay or defaults.layer_lr_decay,
+        "linear_probe_epochs": (
+            defaults.linear_probe_epochs
+            if ns.linear_probe_epochs is None
+            else ns.linear_probe_epochs
+        ),
         "period_toggle": defaults.period_toggle if ns.period_toggle is None else ns.period_toggle,
         "drop_leading_mentions": (
             defaults.drop_leading_mentions

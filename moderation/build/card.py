@@ -15,6 +15,7 @@ SETTING_FLAGS = {
     "epochs": "--epochs",
     "learning_rate": "--learning-rate",
     "layer_lr_decay": "--layer-lr-decay",
+    "linear_probe_epochs": "--linear-probe-epochs",
     "period_toggle": "--period-toggle",
     "period_toggle_sources": "--period-toggle-sources",
     "drop_leading_mentions": "--drop-leading-mentions",
@@ -34,6 +35,16 @@ def _layer_decay(settings: dict[str, Any]) -> str:
     if decay == 1.0:
         return ""
     return f" at the top encoder block, times {decay} per block below (the head at the top rate)"
+
+
+def _linear_probe(settings: dict[str, Any]) -> str:
+    epochs = settings.get("linear_probe_epochs", 0)
+    if not epochs:
+        return ""
+    return (
+        f" Before the fine-tune, the head alone was trained for {epochs} epochs on the base"
+        " encoder's pooled rows (a linear probe; LP-FT)."
+    )
 
 
 def _period_toggle(settings: dict[str, Any]) -> str:
@@ -222,7 +233,7 @@ def write_card(
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
         f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads."
-        f"{_period_toggle(s)}{_leading_mentions(s)}{_inserted_mentions(s)}",
+        f"{_linear_probe(s)}{_period_toggle(s)}{_leading_mentions(s)}{_inserted_mentions(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())

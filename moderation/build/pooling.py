@@ -50,3 +50,24 @@ def logits(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor) ->
     x = torch.nn.functional.relu(model.pre_classifier(pooled))
     result: torch.Tensor = model.classifier(model.dropout(x))
     return result
+
+
+def head_inputs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """The rows the head reads (one per text): the last block's [CLS] row, or the masked
+    mean of its rows, as ``logits`` pools them."""
+    hidden: torch.Tensor = model.distilbert(input_ids=input_ids, attention_mask=attention_mask)[0]
+    if pooling_of(model) == "cls":
+        return hidden[:, 0]
+    mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+    pooled: torch.Tensor = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+    return pooled
+
+
+def head_logits(model: Any, rows: torch.Tensor) -> torch.Tensor:
+    """The head alone on pooled rows (``head_inputs``): DistilBERT's pre-classifier, ReLU,
+    dropout and classifier, as the model runs them."""
+    import torch
+
+    x = torch.nn.functional.relu(model.pre_classifier(rows))
+    result: torch.Tensor = model.classifier(model.dropout(x))
+    return result

@@ -24,7 +24,7 @@ import numpy as np
 from moderation.build import datasets
 from moderation.build.mentions import WITHOUT_MENTIONS, with_mentions_inserted
 from moderation.build.metrics import best_f1_threshold, macro_f1
-from moderation.build.pooling import Pooling, set_pooling
+from moderation.build.pooling import Pooling, head_inputs, head_logits, set_pooling
 from moderation.build.pooling import logits as pooled_logits
 from moderation.build.punctuation import with_final_period_toggled
 from moderation.normalize import without_leading_mentions
@@ -141,6 +141,13 @@ class TrainSettings:
     insert_mentions: float = 0.0
     # Comma-separated source prefixes mentions are put into.
     mention_sources: str = WITHOUT_MENTIONS
+    # Epochs of a linear probe before the fine-tune (LP-FT, Kumar et al., ICLR 2022:
+    # "Fine-Tuning can Distort Pretrained Features and Underperform Out-of-
+    # Distribution"): the head alone is trained on the base encoder's pooled rows, then
+    # everything is fine-tuned from that head, so a random head's first gradients do
+    # not bend the encoder towards the templates' wording. 0: off (the shipped recipe;
+    # docs/model.md, rule 21).
+    linear_probe_epochs: int = 0
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
@@ -228,6 +235,64 @@ def predict_scores(
     return out
 
 
+def pooled_rows(
+    model: Any, ids: list[list[int]], pad_id: int, batch_size: int = 64
+) -> torch.Tensor:
+    """The rows the head reads for token-id lists (encoder in eval mode, no dropout),
+    batched by length; rows in input order."""
+    import torch
+
+    model.eval()
+    out = torch.zeros((len(ids), model.config.dim), dtype=torch.float32)
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    with torch.inference_mode():
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            input_ids, mask = collate([ids[i] for i in chunk], pad_id)
+            out[chunk] = head_inputs(model, input_ids, mask)
+    return out
+
+
+def linear_probe(
+    model: Any,
+    rows: torch.Tensor,
+    targets: torch.Tensor,
+    known: torch.Tensor,
+    epochs: int,
+    seed: int,
+    batch_size: int = 256,
+    learning_rate: float = 1e-3,
+) -> list[float]:
+    """Train the head alone on fixed pooled ``rows`` (``pooled_rows``) for ``epochs``,
+    with the fine-tune's loss (binary cross-entropy over the known labels); the encoder
+    is not touched. Returns the mean loss of each epoch."""
+    import torch
+
+    if epochs < 0:
+        raise ValueError(f"linear_probe_epochs {epochs}: give 0 (off) or more")
+    head = [*model.pre_classifier.parameters(), *model.classifier.parameters()]
+    optim = torch.optim.AdamW(head, lr=learning_rate, weight_decay=0.01)
+    bce = torch.nn.BCEWithLogitsLoss(reduction="none")
+    generator = torch.Generator().manual_seed(seed)
+    losses = []
+    model.train()
+    for _ in range(epochs):
+        total, batches = 0.0, 0
+        order = torch.randperm(len(rows), generator=generator)
+        for start in range(0, len(order), batch_size):
+            chunk = order[start : start + batch_size]
+            m = known[chunk]
+            loss = (bce(head_logits(model, rows[chunk]), targets[chunk]) * m).sum() / m.sum().clamp(
+                min=1.0
+            )
+            optim.zero_grad(set_to_none=True)
+            loss.backward()
+            optim.step()
+            total, batches = total + float(loss.detach()), batches + 1
+        losses.append(total / max(batches, 1))
+    return losses
+
+
 def targets_array(examples: list[datasets.Example]) -> np.ndarray:
     """Targets as an int array, UNKNOWN (-1) where a label is not supervised."""
     return np.array([e.targets for e in examples], dtype=np.int64)
@@ -293,6 +358,20 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     known = (targets >= 0).float()
     targets = targets.clamp(min=0)
 
+    probe: list[float] = []
+    if settings.linear_probe_epochs:
+        started = time.monotonic()
+        rows = pooled_rows(model, train_ids, tokenizer.pad_token_id)
+        probe = linear_probe(
+            model, rows, targets, known, settings.linear_probe_epochs, settings.seed
+        )
+        log.info(
+            "linear probe: %d epochs on the base encoder's rows, loss %s (%.0f s)",
+            settings.linear_probe_epochs,
+            " ".join(f"{x:.4f}" for x in probe),
+            time.monotonic() - started,
+        )
+        del rows
     steps_per_epoch = math.ceil(len(train_set) / settings.batch_size)
     total = steps_per_epoch * settings.epochs
     params = [p for p in model.parameters() if p.requires_grad]
@@ -344,6 +423,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             {
                 "settings": asdict(settings),
                 "history": history,
+                **({"linear_probe_loss": probe} if probe else {}),
                 "train_examples": len(train_set),
                 "train_sources": _count_sources(train_set),
             },

@@ -70,3 +70,48 @@ def test_layer_lr_decay_gives_each_block_its_rate_and_every_weight_one_group() -
     assert rate_of(groups, "classifier.weight") == pytest.approx(lr)
     with pytest.raises(ValueError, match="layer_lr_decay"):
         param_groups(model, TrainSettings(layer_lr_decay=1.5))
+
+
+@pytest.mark.parametrize("pooling", ["cls", "mean"])
+def test_the_head_on_pooled_rows_gives_the_models_own_logits(pooling: str) -> None:
+    import torch
+
+    from moderation.build.convert import distilbert_from_minilm
+    from moderation.build.pooling import head_inputs, head_logits, logits, set_pooling
+
+    model = distilbert_from_minilm(list(datasets.LABELS), seed=3)
+    set_pooling(model, pooling)  # type: ignore[arg-type]
+    model.eval()
+    ids = torch.tensor([[101, 7592, 2088, 102, 0, 0], [101, 2017, 2024, 1037, 2158, 102]])
+    mask = (ids != 0).long()
+    with torch.inference_mode():
+        whole = logits(model, ids, mask)
+        rows = head_inputs(model, ids, mask)
+        assert rows.shape == (2, model.config.dim)
+        torch.testing.assert_close(head_logits(model, rows), whole)
+
+
+def test_a_linear_probe_trains_the_head_alone_and_lowers_its_loss() -> None:
+    import torch
+
+    from moderation.build.convert import distilbert_from_minilm
+    from moderation.build.train import linear_probe, pooled_rows
+
+    model = distilbert_from_minilm(list(datasets.LABELS), seed=3)
+    encoder = {k: v.clone() for k, v in model.distilbert.state_dict().items()}
+    head = {k: v.clone() for k, v in model.classifier.state_dict().items()}
+    ids = [[101, 7592 + i, 2088 + 3 * i, 102] for i in range(40)]
+    rows = pooled_rows(model, ids, pad_id=0)
+    assert rows.shape == (40, model.config.dim) and bool(rows.abs().sum(dim=1).gt(0).all())
+    # Toxic follows the rows' first coordinate; threat is never known (masked out).
+    targets = torch.zeros((40, len(datasets.LABELS)))
+    targets[:, 0] = (rows[:, 0] > rows[:, 0].median()).float()
+    known = torch.ones_like(targets)
+    known[:, 3] = 0.0
+    losses = linear_probe(model, rows, targets, known, epochs=30, seed=1, batch_size=8)
+    assert len(losses) == 30 and losses[-1] < 0.5 * losses[0]
+    for k, v in model.distilbert.state_dict().items():
+        assert torch.equal(v, encoder[k]), k  # the encoder is not touched
+    assert not torch.equal(model.classifier.weight, head["weight"])
+    with pytest.raises(ValueError, match="linear_probe_epochs"):
+        linear_probe(model, rows, targets, known, epochs=-1, seed=1)
