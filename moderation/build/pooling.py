@@ -42,14 +42,7 @@ def logits(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor) ->
     if pooling_of(model) == "cls":
         out: torch.Tensor = model(input_ids=input_ids, attention_mask=attention_mask).logits
         return out
-    import torch
-
-    hidden = model.distilbert(input_ids=input_ids, attention_mask=attention_mask)[0]
-    mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-    pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
-    x = torch.nn.functional.relu(model.pre_classifier(pooled))
-    result: torch.Tensor = model.classifier(model.dropout(x))
-    return result
+    return head_logits(model, head_inputs(model, input_ids, attention_mask))
 
 
 def head_inputs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:

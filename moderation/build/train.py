@@ -15,6 +15,7 @@ import random
 import re
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -217,21 +218,36 @@ def collate(ids: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tens
     return input_ids, mask
 
 
+def length_batched(
+    model: Any,
+    run: Callable[[Any, torch.Tensor, torch.Tensor], torch.Tensor],
+    ids: list[list[int]],
+    pad_id: int,
+    batch_size: int,
+) -> Iterator[tuple[list[int], torch.Tensor]]:
+    """``run(model, input_ids, attention_mask)`` over token-id lists batched by length,
+    in eval mode without gradients; yields each batch's row indices with its output."""
+    import torch
+
+    model.eval()
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    for start in range(0, len(order), batch_size):
+        chunk = order[start : start + batch_size]
+        input_ids, mask = collate([ids[i] for i in chunk], pad_id)
+        with torch.inference_mode():
+            out = run(model, input_ids, mask)
+        yield chunk, out
+
+
 def predict_scores(
     model: Any, ids: list[list[int]], pad_id: int, batch_size: int = 64
 ) -> np.ndarray:
     """Sigmoid scores for token-id lists, batched by length; rows in input order."""
     import torch
 
-    model.eval()
     out = np.zeros((len(ids), model.config.num_labels), dtype=np.float32)
-    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-    with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            chunk = order[start : start + batch_size]
-            input_ids, mask = collate([ids[i] for i in chunk], pad_id)
-            logits = pooled_logits(model, input_ids, mask)
-            out[chunk] = torch.sigmoid(logits).numpy()
+    for chunk, logits in length_batched(model, pooled_logits, ids, pad_id, batch_size):
+        out[chunk] = torch.sigmoid(logits).numpy()
     return out
 
 
@@ -242,14 +258,9 @@ def pooled_rows(
     batched by length; rows in input order."""
     import torch
 
-    model.eval()
     out = torch.zeros((len(ids), model.config.dim), dtype=torch.float32)
-    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-    with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            chunk = order[start : start + batch_size]
-            input_ids, mask = collate([ids[i] for i in chunk], pad_id)
-            out[chunk] = head_inputs(model, input_ids, mask)
+    for chunk, rows in length_batched(model, head_inputs, ids, pad_id, batch_size):
+        out[chunk] = rows
     return out
 
 

@@ -85,10 +85,17 @@ def test_the_head_on_pooled_rows_gives_the_models_own_logits(pooling: str) -> No
     ids = torch.tensor([[101, 7592, 2088, 102, 0, 0], [101, 2017, 2024, 1037, 2158, 102]])
     mask = (ids != 0).long()
     with torch.inference_mode():
-        whole = logits(model, ids, mask)
+        hidden = model.distilbert(input_ids=ids, attention_mask=mask)[0]
+        if pooling == "cls":
+            expected_rows, expected = hidden[:, 0], model(input_ids=ids, attention_mask=mask).logits
+        else:  # the masked mean, by hand: the padding rows of the first text left out
+            expected_rows = torch.stack([hidden[0, :4].mean(dim=0), hidden[1].mean(dim=0)])
+            pre = torch.relu(model.pre_classifier(expected_rows))
+            expected = model.classifier(pre)
         rows = head_inputs(model, ids, mask)
-        assert rows.shape == (2, model.config.dim)
-        torch.testing.assert_close(head_logits(model, rows), whole)
+        torch.testing.assert_close(rows, expected_rows)
+        torch.testing.assert_close(head_logits(model, rows), expected)
+        torch.testing.assert_close(logits(model, ids, mask), expected)
 
 
 def test_a_linear_probe_trains_the_head_alone_and_lowers_its_loss() -> None:
