@@ -251,6 +251,17 @@ def predict_scores(
     return out
 
 
+def masked_loss(logits: torch.Tensor, targets: torch.Tensor, known: torch.Tensor) -> Any:
+    """Binary cross-entropy over the labels each example supervises (``known`` 1), the
+    mean over those alone (a tensor: Any, since torch leaves ``backward`` unannotated)."""
+    import torch
+
+    per_label = torch.nn.functional.binary_cross_entropy_with_logits(
+        logits, targets, reduction="none"
+    )
+    return (per_label * known).sum() / known.sum().clamp(min=1.0)
+
+
 def pooled_rows(
     model: Any, ids: list[list[int]], pad_id: int, batch_size: int = 64
 ) -> torch.Tensor:
@@ -283,7 +294,6 @@ def linear_probe(
         raise ValueError(f"linear_probe_epochs {epochs}: give 0 (off) or more")
     head = [*model.pre_classifier.parameters(), *model.classifier.parameters()]
     optim = torch.optim.AdamW(head, lr=learning_rate, weight_decay=0.01)
-    bce = torch.nn.BCEWithLogitsLoss(reduction="none")
     generator = torch.Generator().manual_seed(seed)
     losses = []
     model.train()
@@ -292,10 +302,7 @@ def linear_probe(
         order = torch.randperm(len(rows), generator=generator)
         for start in range(0, len(order), batch_size):
             chunk = order[start : start + batch_size]
-            m = known[chunk]
-            loss = (bce(head_logits(model, rows[chunk]), targets[chunk]) * m).sum() / m.sum().clamp(
-                min=1.0
-            )
+            loss = masked_loss(head_logits(model, rows[chunk]), targets[chunk], known[chunk])
             optim.zero_grad(set_to_none=True)
             loss.backward()
             optim.step()
@@ -390,7 +397,6 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     # transformers leaves this function unannotated; its result is a LambdaLR.
     warmup: Any = transformers.get_linear_schedule_with_warmup
     sched = warmup(optim, int(total * settings.warmup_fraction), total)
-    bce = torch.nn.BCEWithLogitsLoss(reduction="none")
     pad_id = tokenizer.pad_token_id
     lengths = [len(x) for x in train_ids]
     history = []
@@ -404,8 +410,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
                 break
             input_ids, mask = collate([train_ids[i] for i in batch], pad_id)
             logits = pooled_logits(model, input_ids, mask)
-            m = known[batch]
-            loss = (bce(logits, targets[batch]) * m).sum() / m.sum().clamp(min=1.0)
+            loss = masked_loss(logits, targets[batch], known[batch])
             optim.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)

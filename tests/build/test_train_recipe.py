@@ -122,3 +122,20 @@ def test_a_linear_probe_trains_the_head_alone_and_lowers_its_loss() -> None:
     assert not torch.equal(model.classifier.weight, head["weight"])
     with pytest.raises(ValueError, match="linear_probe_epochs"):
         linear_probe(model, rows, targets, known, epochs=-1, seed=1)
+
+
+def test_the_loss_reads_only_the_labels_an_example_supervises() -> None:
+    import torch
+
+    from moderation.build.train import masked_loss
+
+    logits = torch.tensor([[2.0, -1.0], [0.5, 3.0]])
+    targets = torch.tensor([[1.0, 0.0], [0.0, 1.0]])
+    known = torch.tensor([[1.0, 0.0], [1.0, 1.0]])
+    each = torch.nn.functional.binary_cross_entropy_with_logits(logits, targets, reduction="none")
+    expected = (each[0, 0] + each[1, 0] + each[1, 1]) / 3
+    torch.testing.assert_close(masked_loss(logits, targets, known), expected)
+    flipped = targets.clone()
+    flipped[0, 1] = 1.0  # an unsupervised label's target says nothing
+    torch.testing.assert_close(masked_loss(logits, flipped, known), expected)
+    assert float(masked_loss(logits, targets, torch.zeros_like(known))) == 0.0
