@@ -40,7 +40,13 @@ THRESHOLD_SPLIT = {
 # and the threat row's F1 over its validation templates is flat across a wide range
 # (0.970-0.976 from 0.21 to 0.67 on the shipped file), so F1's argmax there is close to
 # arbitrary; the benign-chat budget still bounds it from below (docs/model.md, stop 45).
-THRESHOLD_BETA = {"insult": 1.0, "hate": 1.0, "threat": 2.0}
+THRESHOLD_BETA = {"insult": 1.0, "threat": 2.0}
+# The labels whose threshold maximises macro-F1 on their split (the figure the card
+# reports) rather than a positive F-beta. Hate joined toxic after rule 22 (docs/model.md,
+# stop 55): chosen on half of HatEval validation and scored on the other half, macro-F1
+# beat the hate class's F1 on all five files tried (+0.5 to +2.2 points), and at those
+# thresholds the five files passed more of the suite with fewer flips under every probe.
+MACRO_F1_LABELS = frozenset({"toxic", "hate"})
 THRESHOLD_GRID = np.round(np.linspace(0.05, 0.95, 91), 2)
 Precision = Literal["fp32", "int8"]
 
@@ -121,14 +127,14 @@ def choose_threshold(
 
 
 def label_threshold(label: str, y: np.ndarray, scores: np.ndarray, benign: np.ndarray) -> float:
-    """``label``'s threshold by the build's rule: macro-F1 for toxic, F-beta
+    """``label``'s threshold by the build's rule: macro-F1 for MACRO_F1_LABELS, F-beta
     (THRESHOLD_BETA) for the others, within the label's benign-chat budget."""
     return choose_threshold(
         y,
         scores,
         benign,
         MAX_BENIGN_RATE_PER_LABEL[label],
-        macro=label == "toxic",
+        macro=label in MACRO_F1_LABELS,
         beta=THRESHOLD_BETA.get(label, 1.0),
     )
 
@@ -137,8 +143,8 @@ def choose_thresholds(
     scored: dict[str, SplitScores], labels: list[str], precision: Precision = "int8"
 ) -> dict[str, float]:
     """Thresholds on validation scores (int8's, the shipped ones; or fp32's, by the same
-    rule): toxic for macro-F1 on TweetEval offensive, the others for F-beta on their own
-    splits (label_threshold), each within its benign-chat budget."""
+    rule): toxic and hate for macro-F1 on TweetEval offensive and hate, the others for
+    F-beta on their own splits (label_threshold), each within its benign-chat budget."""
     benign = getattr(scored["chitchat"], precision)
     out = {}
     for j, label in enumerate(labels):

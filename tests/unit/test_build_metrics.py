@@ -137,8 +137,22 @@ def test_the_threat_threshold_takes_recall_where_f1_would_take_precision() -> No
     y = np.array([1] * 8 + [1] * 2 + [0] * 3 + [0] * 7)
     s = np.array([0.9] * 8 + [0.1] * 2 + [0.2] * 3 + [0.0] * 7)
     benign = np.zeros(1000)
-    assert label_threshold("hate", y, s, benign) > 0.2
+    assert label_threshold("insult", y, s, benign) > 0.2
     assert label_threshold("threat", y, s, benign) <= 0.1
     # The benign-chat budget still bounds it: 1% of chat at 0.15 lifts it past them.
     chat = np.array([0.15] * 10 + [0.0] * 990)
     assert label_threshold("threat", y, s, chat) > 0.15
+
+
+def test_the_hate_threshold_is_chosen_for_macro_f1_as_toxic_is() -> None:
+    from moderation.build.evaluate import label_threshold
+
+    # Low (0.3) catches all three hateful lines and three of four others: the hate class's
+    # F1 prefers it (0.67 against 0.5), macro-F1 the high one (0.65 against 0.53), which
+    # is what rule 22 (docs/model.md) chose for hate; insult keeps the class's F1.
+    y = np.array([1, 1, 1, 0, 0, 0, 0])
+    s = np.array([0.9, 0.3, 0.3, 0.3, 0.3, 0.3, 0.0])
+    benign = np.zeros(1000)
+    assert label_threshold("hate", y, s, benign) > 0.3
+    assert label_threshold("toxic", y, s, benign) > 0.3
+    assert label_threshold("insult", y, s, benign) <= 0.3
