@@ -108,6 +108,10 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         raise ModerationError(f"--quant {ns.quant}: static settings are for bench quant only")
     if ns.soup_seeds and ns.seed is not None:
         raise ModerationError("--seed and --soup-seeds both set the seed: give one")
+    if ns.linear_probe_epochs is not None and ns.linear_probe_epochs < 0:
+        raise ModerationError(
+            f"--linear-probe-epochs {ns.linear_probe_epochs}: give 0 (no probe) or more"
+        )
     from moderation.build.pipeline import build_model
     from moderation.build.refit import REFIT_LABELS
     from moderation.build.train import TRAINING_SET_FLAGS, TrainSettings

@@ -128,6 +128,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (["--soup-seeds", "13"], "--soup-seeds [13]: give two or more distinct seeds"),
         (["--soup-seeds", "13", "13"], "--soup-seeds [13, 13]: give two or more distinct seeds"),
         (["--seed", "14", "--soup-seeds", "13", "14"], "--seed and --soup-seeds both set"),
+        (["--linear-probe-epochs", "-1"], "--linear-probe-epochs -1: give 0 (no probe) or more"),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
         (["--mention-sources", "chitchat"], "--mention-sources without --insert-mentions"),
