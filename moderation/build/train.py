@@ -376,10 +376,11 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     known = (targets >= 0).float()
     targets = targets.clamp(min=0)
 
+    pad_id = tokenizer.pad_token_id
     probe: list[float] = []
     if settings.linear_probe_epochs:
         started = time.monotonic()
-        rows = pooled_rows(model, train_ids, tokenizer.pad_token_id)
+        rows = pooled_rows(model, train_ids, pad_id)
         probe = linear_probe(
             model, rows, targets, known, settings.linear_probe_epochs, settings.seed
         )
@@ -397,7 +398,6 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     # transformers leaves this function unannotated; its result is a LambdaLR.
     warmup: Any = transformers.get_linear_schedule_with_warmup
     sched = warmup(optim, int(total * settings.warmup_fraction), total)
-    pad_id = tokenizer.pad_token_id
     lengths = [len(x) for x in train_ids]
     history = []
     log.info("training on %d examples, %d steps", len(train_set), total)
