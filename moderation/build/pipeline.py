@@ -70,7 +70,10 @@ def build_model(
     (``refit.held_out_threshold``). ``train_overrides`` replace TrainSettings fields
     (epochs, learning_rate, ...).
     """
-    settings = replace(TrainSettings(), **train_overrides)
+    try:
+        settings = replace(TrainSettings(), **train_overrides)
+    except ValueError as exc:
+        raise ModerationError(f"training settings refused: {exc}") from None
     if soup and settings.broad_templates:
         raise ModerationError(
             "--soup averages a fine-tune without the second set of frames and one with it; "

@@ -56,6 +56,29 @@ RECORDED_SET_FLAGS: tuple[str, ...] = tuple(
 )
 
 
+_AT_LEAST_ONE = ("epochs", "batch_size", "threads", "offensive_repeat")
+_SHARES = ("evasion_fraction", "warmup_fraction", "period_toggle", "insert_mentions")
+
+
+def _share(x: float) -> bool:
+    return 0.0 <= x <= 1.0
+
+
+# What each checked TrainSettings field must be, and what to give instead.
+_LIMITS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    *((n, lambda x: x >= 1, "give 1 or more") for n in _AT_LEAST_ONE),
+    *((n, _share, "give a share in [0, 1]") for n in _SHARES),
+    ("learning_rate", lambda x: x > 0, "give more than 0"),
+    ("max_length", lambda x: x >= 3, "give 3 or more ([CLS], a token, [SEP])"),
+    ("template_repeat", lambda x: x >= 0, "give 0 or more"),
+    ("linear_probe_epochs", lambda x: x >= 0, "give 0 (off) or more"),
+    ("layer_lr_decay", lambda x: 0.0 < x <= 1.0, "give a factor in (0, 1]"),
+    ("max_steps", lambda x: x is None or x >= 1, "give 1 or more, or None (all)"),
+    ("keep", lambda x: x in KEEP_CHOICES, f"give one of {', '.join(KEEP_CHOICES)}"),
+    ("pooling", lambda x: x in get_args(Pooling), f"give one of {', '.join(get_args(Pooling))}"),
+)
+
+
 @dataclass(frozen=True)
 class TrainSettings:
     """Hyper-parameters; written to the model card as they were used."""
@@ -152,6 +175,16 @@ class TrainSettings:
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
 
+    def __post_init__(self) -> None:
+        # Refused where the settings are made, not hours into a build that reads them.
+        problems = [
+            f"{name} {getattr(self, name)}: {need}"
+            for name, ok, need in _LIMITS
+            if not ok(getattr(self, name))
+        ]
+        if problems:
+            raise ValueError("; ".join(problems))
+
     @property
     def sets(self) -> datasets.TrainingSets:
         """The optional training sets these settings name."""
@@ -175,8 +208,6 @@ def param_groups(model: Any, settings: TrainSettings) -> list[dict[str, Any]]:
     only. At ``layer_lr_decay`` 1 that is the shipped recipe's two groups (matrices,
     then the rest, in the model's order), as they always were."""
     decay = settings.layer_lr_decay
-    if not 0.0 < decay <= 1.0:
-        raise ValueError(f"layer_lr_decay {decay}: give a factor in (0, 1]")
     n_layers = int(model.config.n_layers)
     groups: dict[tuple[float, bool], list[Any]] = {}
     for name, p in model.named_parameters():

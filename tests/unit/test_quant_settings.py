@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,10 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (["--soup-seeds", "13", "13"], "--soup-seeds [13, 13]: give two or more distinct seeds"),
         (["--seed", "14", "--soup-seeds", "13", "14"], "--seed and --soup-seeds both set"),
         (["--linear-probe-epochs", "-1"], "--linear-probe-epochs -1: give 0 (no probe) or more"),
+        # The rest are refused where the settings are made (TrainSettings.__post_init__).
+        (["--layer-lr-decay", "1.5"], "layer_lr_decay 1.5: give a factor in (0, 1]"),
+        (["--period-toggle", "2"], "period_toggle 2.0: give a share in [0, 1]"),
+        (["--insert-mentions", "-0.1"], "insert_mentions -0.1: give a share in [0, 1]"),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
         (["--mention-sources", "chitchat"], "--mention-sources without --insert-mentions"),
@@ -187,3 +192,34 @@ def test_a_soup_of_seeds_trains_the_recipe_once_per_seed_and_averages_them(
     base = TrainSettings()
     assert all(s == replace(base, seed=s.seed) for _, s in trained)
     assert averaged == [["train-seed13", "train-seed15", "train-seed14"]]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("epochs", 0, "epochs 0: give 1 or more"),
+        ("batch_size", -4, "batch_size -4: give 1 or more"),
+        ("learning_rate", 0.0, "learning_rate 0.0: give more than 0"),
+        ("max_length", 2, "max_length 2: give 3 or more"),
+        ("layer_lr_decay", 0.0, "layer_lr_decay 0.0: give a factor in (0, 1]"),
+        ("linear_probe_epochs", -1, "linear_probe_epochs -1: give 0 (off) or more"),
+        ("evasion_fraction", 1.5, "evasion_fraction 1.5: give a share in [0, 1]"),
+        ("max_steps", 0, "max_steps 0: give 1 or more, or None"),
+        ("keep", "best", "keep best: give one of last, best_offensive_val"),
+        ("pooling", "max", "pooling max: give one of cls, mean"),
+    ],
+)
+def test_training_settings_refuse_what_no_build_can_use_where_they_are_made(
+    field: str, value: object, says: str
+) -> None:
+    from dataclasses import replace
+
+    from moderation.build.train import TrainSettings
+
+    with pytest.raises(ValueError, match=re.escape(says)):
+        TrainSettings(**{field: value})  # type: ignore[arg-type]
+    # replace() checks too, and every problem is named at once.
+    with pytest.raises(ValueError, match=r"epochs 0: .*; .*threads 0: "):
+        replace(TrainSettings(), epochs=0, threads=0)
+    # The boundaries themselves are allowed.
+    TrainSettings(template_repeat=0, max_steps=None, period_toggle=1.0, layer_lr_decay=1.0)
