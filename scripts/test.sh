@@ -28,4 +28,8 @@ ruff check .
 ruff format --check .
 # Strict typing over the package ([tool.mypy] in pyproject.toml).
 mypy
-pytest "$@"
+# Two processes, each given whole files (so a module's broker and model load once):
+# most integration tests wait on a broker or a child process, so on 2 cores the suite
+# took 8.2 minutes this way against 14.0 in one process (AMX Xeon, 2026-11-27).
+# Give "-n 0" to run it in one process.
+pytest -n 2 --dist loadfile "$@"
