@@ -98,6 +98,25 @@ def cmd_export(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# The build-model flags named as the TrainSettings fields they set.
+_BUILD_SETTING_FLAGS = (
+    "epochs",
+    "seed",
+    "learning_rate",
+    "layer_lr_decay",
+    "linear_probe_epochs",
+    "period_toggle",
+    "period_toggle_sources",
+    "drop_leading_mentions",
+    "insert_mentions",
+    "mention_sources",
+    "offensive_repeat",
+    "template_repeat",
+    "keep",
+    "pooling",
+)
+
+
 def cmd_build_model(ns: argparse.Namespace) -> int:
     """Convert MiniLM, fine-tune, export, quantize, evaluate and write the model card."""
     from moderation.build.quantize import SHIPPED_QUANT, setting
@@ -108,10 +127,6 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         raise ModerationError(f"--quant {ns.quant}: static settings are for bench quant only")
     if ns.soup_seeds and ns.seed is not None:
         raise ModerationError("--seed and --soup-seeds both set the seed: give one")
-    if ns.linear_probe_epochs is not None and ns.linear_probe_epochs < 0:
-        raise ModerationError(
-            f"--linear-probe-epochs {ns.linear_probe_epochs}: give 0 (no probe) or more"
-        )
     from moderation.build.pipeline import build_model
     from moderation.build.refit import REFIT_LABELS
     from moderation.build.train import TRAINING_SET_FLAGS, TrainSettings
@@ -124,47 +139,16 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
         if getattr(ns, scope[2:].replace("-", "_")) is not None and not getattr(ns, share):
             # A scope without a share would do nothing; say so rather than build hours.
             raise ModerationError(f"{scope} without --{share.replace('_', '-')}: give a share")
+    # Each TrainSettings field a flag sets, by the flag's name ("--freeze-embeddings"
+    # sets freeze_word_embeddings); a flag not given keeps the field's default, and a
+    # value no build can use is refused by TrainSettings itself, before any work.
+    flag_of = {
+        **{name: name for name in (*_BUILD_SETTING_FLAGS, *TRAINING_SET_FLAGS)},
+        "freeze_word_embeddings": "freeze_embeddings",
+    }
     overrides = {
-        "epochs": ns.epochs or defaults.epochs,
-        "seed": defaults.seed if ns.seed is None else ns.seed,
-        "learning_rate": ns.learning_rate or defaults.learning_rate,
-        "layer_lr_decay": ns.layer_lr_decay or defaults.layer_lr_decay,
-        "linear_probe_epochs": (
-            defaults.linear_probe_epochs
-            if ns.linear_probe_epochs is None
-            else ns.linear_probe_epochs
-        ),
-        "period_toggle": defaults.period_toggle if ns.period_toggle is None else ns.period_toggle,
-        "drop_leading_mentions": (
-            defaults.drop_leading_mentions
-            if ns.drop_leading_mentions is None
-            else ns.drop_leading_mentions
-        ),
-        "insert_mentions": (
-            defaults.insert_mentions if ns.insert_mentions is None else ns.insert_mentions
-        ),
-        "mention_sources": (
-            defaults.mention_sources if ns.mention_sources is None else ns.mention_sources
-        ),
-        "period_toggle_sources": (
-            defaults.period_toggle_sources
-            if ns.period_toggle_sources is None
-            else ns.period_toggle_sources
-        ),
-        "freeze_word_embeddings": (
-            defaults.freeze_word_embeddings
-            if ns.freeze_embeddings is None
-            else ns.freeze_embeddings
-        ),
-        "offensive_repeat": ns.offensive_repeat or defaults.offensive_repeat,
-        "template_repeat": ns.template_repeat or defaults.template_repeat,
-        "keep": ns.keep or defaults.keep,
-        # --counterfactuals, --broad-templates, ...: one flag per optional training set.
-        **{
-            name: getattr(defaults, name) if getattr(ns, name) is None else getattr(ns, name)
-            for name in TRAINING_SET_FLAGS
-        },
-        "pooling": ns.pooling or defaults.pooling,
+        field: getattr(defaults, field) if getattr(ns, flag) is None else getattr(ns, flag)
+        for field, flag in flag_of.items()
     }
     build_model(
         ns.data,

@@ -108,6 +108,9 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     assert seen["threat_threshold_on"] == "held-out-frames"
     assert main([*args, "--keep", "best_offensive_val"]) == 0
     assert seen["keep"] == "best_offensive_val"
+    # No templates at all is a recipe too: 0 is passed on, not read as "the default".
+    assert main([*args, "--template-repeat", "0"]) == 0
+    assert seen["template_repeat"] == 0
     assert main(args) == 0
     assert seen["threat_threshold_on"] == "template-validation"
     d = TrainSettings()
@@ -129,8 +132,12 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (["--soup-seeds", "13"], "--soup-seeds [13]: give two or more distinct seeds"),
         (["--soup-seeds", "13", "13"], "--soup-seeds [13, 13]: give two or more distinct seeds"),
         (["--seed", "14", "--soup-seeds", "13", "14"], "--seed and --soup-seeds both set"),
-        (["--linear-probe-epochs", "-1"], "--linear-probe-epochs -1: give 0 (no probe) or more"),
-        # The rest are refused where the settings are made (TrainSettings.__post_init__).
+        # Refused where the settings are made (TrainSettings.__post_init__); a value
+        # given is never swapped for the default (--epochs 0 once trained two).
+        (["--linear-probe-epochs", "-1"], "linear_probe_epochs -1: give 0 (off) or more"),
+        (["--epochs", "0"], "epochs 0: give 1 or more"),
+        (["--learning-rate", "0"], "learning_rate 0.0: give more than 0"),
+        (["--offensive-repeat", "0"], "offensive_repeat 0: give 1 or more"),
         (["--layer-lr-decay", "1.5"], "layer_lr_decay 1.5: give a factor in (0, 1]"),
         (["--period-toggle", "2"], "period_toggle 2.0: give a share in [0, 1]"),
         (["--insert-mentions", "-0.1"], "insert_mentions -0.1: give a share in [0, 1]"),
