@@ -240,6 +240,13 @@ def parser() -> argparse.ArgumentParser:
         "(datasets.insults_as_threat_negatives); default: the TrainSettings value",
     )
     b.add_argument(
+        "--benign-verb-swap",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="rewrite the benign template lines that use a word of harm the evaluation "
+        "suite holds out (templates.BENIGN_WORD_SWAPS); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

@@ -224,6 +224,16 @@ def write_card(
             if s.get("balance_identity_terms")
             else []
         ),
+        *(
+            [
+                "The benign template lines that used a word of harm the evaluation suite "
+                "holds out were rewritten with another (templates.BENIGN_WORD_SWAPS: "
+                '"I\'ll beat you at chess" became "I\'ll crush you at chess"), so no held-out '
+                "word is trained on either side.",
+            ]
+            if s.get("benign_verb_swap")
+            else []
+        ),
         "A message is nudged when any label reaches its threshold.",
         "",
         "## Training",

@@ -51,7 +51,9 @@ class TrainingSets:
     group, benign, read ``IDENTITY_CHAT_REPEAT`` times (build/identity_chat.py);
     ``thing_frames``: the hate frames with a thing as their subject, benign
     (templates.thing_examples); ``kaggle_insult_negatives``: the Kaggle insults that
-    name no violence as threat negatives (``insults_as_threat_negatives``)."""
+    name no violence as threat negatives (``insults_as_threat_negatives``);
+    ``benign_verb_swap``: the benign template lines that use a word of harm the suite
+    holds out rewritten with another (templates.BENIGN_WORD_SWAPS)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
@@ -62,6 +64,7 @@ class TrainingSets:
     identity_chat: bool = False
     thing_frames: bool = False
     kaggle_insult_negatives: bool = False
+    benign_verb_swap: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -363,6 +366,7 @@ def templates(
         insults=sets.insult_templates,
         threat_corpus=sets.threat_corpus,
         things=sets.thing_frames,
+        benign_verb_swap=sets.benign_verb_swap,
     )
     return [
         e

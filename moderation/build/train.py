@@ -138,6 +138,10 @@ class TrainSettings:
     # Train on the Kaggle insults that name no violence as threat negatives too
     # (datasets.insults_as_threat_negatives): abuse aimed at a person that is no threat.
     kaggle_insult_negatives: bool = False
+    # Rewrite the benign template lines that use a word of harm the evaluation suite
+    # holds out ("I'll beat you at chess next time"), so that no held-out word is trained
+    # on either side (templates.BENIGN_WORD_SWAPS).
+    benign_verb_swap: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"

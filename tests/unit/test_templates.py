@@ -9,7 +9,12 @@ import pytest
 
 from moderation.build import datasets
 from moderation.build.datasets import TrainingSets
-from moderation.build.templates import TRAIN_GROUPS, frame_of, template_examples
+from moderation.build.templates import (
+    BENIGN_WORD_SWAPS,
+    TRAIN_GROUPS,
+    frame_of,
+    template_examples,
+)
 from moderation.evaluation.behaviour import GROUPS, suite
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -63,6 +68,41 @@ def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
     held_out = {"hurt", "stab", "beat", "kill", "die", "choke", "hang", "bleach", "kys"}
     held_out |= {"gun", "knife", "school", "house", "office"}  # armed-threat slots
     assert not _words(threats) & held_out
+
+
+# The suite's held-out words of harm in every form a template could use.
+HELD_OUT_FORMS = {
+    *("hurt", "hurts", "hurting", "stab", "stabs", "stabbed", "stabbing"),
+    *("beat", "beats", "beating", "beaten", "kill", "kills", "killed", "killing", "killer"),
+    *("die", "dies", "died", "dying", "choke", "chokes", "choked", "choking"),
+    *("hang", "hangs", "hanged", "hanging", "bleach", "kys", "gun", "guns", "knife"),
+    *("knives", "school", "house", "office"),
+}
+EVERY_SET = {"broad": True, "counterfactuals": True, "threat_corpus": True, "things": True}
+
+
+def test_the_verb_swap_leaves_no_held_out_word_of_harm_on_either_side() -> None:
+    before = template_examples(**EVERY_SET, insults=True)
+    after = template_examples(**EVERY_SET, insults=True, benign_verb_swap=True)
+    # Without the swap the benign side holds them ("I'll beat you at chess next time").
+    assert {e.text for e in before if _words([e.text]) & HELD_OUT_FORMS}
+    assert not [e.text for e in after if _words([e.text]) & HELD_OUT_FORMS]
+    # Line for line: the same labels and sources, only benign lines rewritten.
+    assert [(e.targets, e.source) for e in before] == [(e.targets, e.source) for e in after]
+    changed = [(b, a) for b, a in zip(before, after, strict=True) if b.text != a.text]
+    assert changed and all(b.targets[3] == 0 for b, _ in changed)
+    # Every swap is used, and none writes a suite example or frame.
+    for old, _ in BENIGN_WORD_SWAPS:
+        assert any(old in b.text for b, _ in changed), old
+    evaluation = {t.lower() for c in suite() for t in c.examples}
+    suite_grams = {g for t in evaluation for g in _four_grams(t)}
+    assert not [a.text for _, a in changed if a.text.lower() in evaluation]
+    assert not [a.text for _, a in changed if _four_grams(a.text) & suite_grams]
+    # A rewritten line keeps its frame (a refit holds frames out together); a line
+    # written whole is its own frame either way.
+    frames = frame_of()
+    framed = [(b, a) for b, a in changed if b.text in frames]
+    assert framed and all(frames[a.text] == frames[b.text] for b, a in framed)
 
 
 def test_hate_predicates_of_the_evaluation_suite_are_not_trained_on() -> None:
