@@ -35,10 +35,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     phase = config.getoption("--fault-tests")
     if phase == "with":
         return
-    keep = [
-        item for item in items if (item.get_closest_marker("fault") is None) == (phase == "without")
-    ]
-    dropped = [item for item in items if item not in keep]
+    keep: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
+    for item in items:
+        wanted = (item.get_closest_marker("fault") is None) == (phase == "without")
+        (keep if wanted else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep

@@ -228,8 +228,7 @@ BENIGN_WORD_SWAPS: tuple[tuple[str, str], ...] = (
 def swap_held_out_words(text: str) -> str:
     """``text`` with ``BENIGN_WORD_SWAPS`` applied (unchanged when none matches)."""
     for old, new in BENIGN_WORD_SWAPS:
-        if old in text:
-            text = text.replace(old, new)
+        text = text.replace(old, new)
     return text
 
 

@@ -61,23 +61,23 @@ def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> Non
     assert not shared, list(shared.items())[:5]
 
 
-def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
-    threats = [
-        e.text for e in template_examples(broad=True, threat_corpus=True) if e.targets[3] == 1
-    ]
-    held_out = {"hurt", "stab", "beat", "kill", "die", "choke", "hang", "bleach", "kys"}
-    held_out |= {"gun", "knife", "school", "house", "office"}  # armed-threat slots
-    assert not _words(threats) & held_out
-
-
 # The suite's held-out words of harm in every form a template could use.
 HELD_OUT_FORMS = {
     *("hurt", "hurts", "hurting", "stab", "stabs", "stabbed", "stabbing"),
     *("beat", "beats", "beating", "beaten", "kill", "kills", "killed", "killing", "killer"),
     *("die", "dies", "died", "dying", "choke", "chokes", "choked", "choking"),
     *("hang", "hangs", "hanged", "hanging", "bleach", "kys", "gun", "guns", "knife"),
-    *("knives", "school", "house", "office"),
+    *("knives", "school", "house", "office"),  # with gun and knife: armed-threat slots
 }
+
+
+def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
+    threats = [
+        e.text for e in template_examples(broad=True, threat_corpus=True) if e.targets[3] == 1
+    ]
+    assert not _words(threats) & HELD_OUT_FORMS
+
+
 EVERY_SET = {"broad": True, "counterfactuals": True, "threat_corpus": True, "things": True}
 
 
