@@ -82,6 +82,14 @@ def parser() -> argparse.ArgumentParser:
         "rule 21)",
     )
     b.add_argument(
+        "--dropout",
+        type=float,
+        default=None,
+        help="dropout on the encoder's hidden states and attention weights in training "
+        "(default: the TrainSettings value, 0.1 as MiniLM was pretrained; docs/model.md, "
+        "rule 24)",
+    )
+    b.add_argument(
         "--period-toggle",
         type=float,
         default=None,

@@ -105,6 +105,7 @@ _BUILD_SETTING_FLAGS = (
     "learning_rate",
     "layer_lr_decay",
     "linear_probe_epochs",
+    "dropout",
     "period_toggle",
     "period_toggle_sources",
     "drop_leading_mentions",

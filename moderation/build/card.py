@@ -16,6 +16,7 @@ SETTING_FLAGS = {
     "learning_rate": "--learning-rate",
     "layer_lr_decay": "--layer-lr-decay",
     "linear_probe_epochs": "--linear-probe-epochs",
+    "dropout": "--dropout",
     "period_toggle": "--period-toggle",
     "period_toggle_sources": "--period-toggle-sources",
     "drop_leading_mentions": "--drop-leading-mentions",
@@ -44,6 +45,15 @@ def _linear_probe(settings: dict[str, Any]) -> str:
     return (
         f" Before the fine-tune, the head alone was trained for {epochs} epochs on the base"
         " encoder's pooled rows (a linear probe; LP-FT)."
+    )
+
+
+def _dropout(settings: dict[str, Any]) -> str:
+    rate = settings.get("dropout", 0.1)
+    if rate == 0.1:
+        return ""
+    return (
+        f" Dropout on the encoder's hidden states and attention weights was {rate} (MiniLM: 0.1)."
     )
 
 
@@ -243,7 +253,7 @@ def write_card(
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
         f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads."
-        f"{_linear_probe(s)}{_period_toggle(s)}{_leading_mentions(s)}{_inserted_mentions(s)}",
+        f"{_linear_probe(s)}{_dropout(s)}{_period_toggle(s)}{_leading_mentions(s)}{_inserted_mentions(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())

@@ -77,12 +77,16 @@ def map_bert_state_dict(bert_state: dict[str, Any], num_layers: int) -> dict[str
 
 
 def distilbert_from_minilm(
-    labels: list[str], source: Path | None = None, seed: int = 0
+    labels: list[str],
+    source: Path | None = None,
+    seed: int = 0,
+    dropout: float | None = None,
 ) -> DistilBertForSequenceClassification:
     """Build a DistilBertForSequenceClassification with MiniLM's encoder weights.
 
     The classification head (pre_classifier, classifier) is freshly initialised
-    from ``seed``; the encoder reproduces MiniLM's hidden states.
+    from ``seed``; the encoder reproduces MiniLM's hidden states. ``dropout``: on the
+    hidden states and the attention weights in training (None: MiniLM's own).
     """
     import torch
     from transformers import BertModel, DistilBertConfig, DistilBertForSequenceClassification
@@ -113,8 +117,8 @@ def distilbert_from_minilm(
         n_heads=bc.num_attention_heads,
         hidden_dim=bc.intermediate_size,
         activation=bc.hidden_act,
-        dropout=bc.hidden_dropout_prob,
-        attention_dropout=bc.attention_probs_dropout_prob,
+        dropout=bc.hidden_dropout_prob if dropout is None else dropout,
+        attention_dropout=bc.attention_probs_dropout_prob if dropout is None else dropout,
         pad_token_id=bc.pad_token_id,
         **head,
     )

@@ -137,3 +137,23 @@ def test_the_loss_reads_only_the_labels_an_example_supervises() -> None:
     flipped[0, 1] = 1.0  # an unsupervised label's target says nothing
     torch.testing.assert_close(masked_loss(logits, flipped, known), expected)
     assert float(masked_loss(logits, targets, torch.zeros_like(known))) == 0.0
+
+
+def test_dropout_reaches_every_encoder_block_and_only_in_training() -> None:
+    import torch
+
+    from moderation.build.convert import distilbert_from_minilm
+
+    default = distilbert_from_minilm(list(datasets.LABELS), seed=3)
+    raised = distilbert_from_minilm(list(datasets.LABELS), seed=3, dropout=0.3)
+    # MiniLM's own rate unless told, on the hidden states and the attention weights.
+    assert (default.config.dropout, default.config.attention_dropout) == (0.1, 0.1)
+    for block in raised.distilbert.transformer.layer:
+        assert block.attention.dropout.p == 0.3
+        assert block.ffn.dropout.p == 0.3
+    ids = torch.tensor([[101, 7592, 2088, 102]])
+    with torch.inference_mode():
+        raised.eval()
+        default.eval()
+        # Same weights, so in eval mode the rate changes nothing.
+        torch.testing.assert_close(raised(input_ids=ids).logits, default(input_ids=ids).logits)

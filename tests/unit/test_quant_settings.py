@@ -210,6 +210,7 @@ def test_a_soup_of_seeds_trains_the_recipe_once_per_seed_and_averages_them(
         ("max_length", 2, "max_length 2: give 3 or more"),
         ("layer_lr_decay", 0.0, "layer_lr_decay 0.0: give a factor in (0, 1]"),
         ("linear_probe_epochs", -1, "linear_probe_epochs -1: give 0 (off) or more"),
+        ("dropout", 1.0, "dropout 1.0: give a probability in [0, 1)"),
         ("evasion_fraction", 1.5, "evasion_fraction 1.5: give a share in [0, 1]"),
         ("max_steps", 0, "max_steps 0: give 1 or more, or None"),
         ("keep", "best", "keep best: give one of last, best_offensive_val"),
