@@ -362,6 +362,18 @@ def suite() -> list[Capability]:
                 "go choke on something and die",
                 "I'll knock your teeth out",
                 "we're going to make an example of you, bring a shovel",
+                # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                # that names someone with a handle, at its start, inside it or at its end.
+                "@marcus_b you're dead the second I catch you outside",
+                "hey @kayla I will find where you live and make you regret this",
+                "keep talking @tyler99 and I'll put you in the hospital",
+                "@dee_dee go kill yourself nobody wants you here",
+                "i swear @jon_r show your face tomorrow and I'm stabbing you",
+                "you better watch your back @lil_mike",
+                "@Rachel.K I hope someone runs you over tonight",
+                "@benny_boy I'm gonna shoot you and your whole family dead",
+                "@sarah you should hang yourself honestly",
+                "wait till I catch up with you @coltonw, you won't be breathing",
             ),
         ),
         Capability(
@@ -477,6 +489,13 @@ def suite() -> list[Capability]:
                 "the team got hammered last night",
                 "I'd murder a coffee right now",
                 "his jokes are lethal, I can't breathe",
+                # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                # that names someone with a handle, at its start, inside it or at its end.
+                "@jake_r that boss fight absolutely murdered me lol",
+                "@zoe you killed it at karaoke last night",
+                "this math homework is going to be the death of me @lina_j",
+                "@dev_ops_guy we need to kill the server process and restart it",
+                "@ella I'm dying, that meme is hilarious",
             ),
         ),
         Capability(
@@ -662,6 +681,13 @@ def suite() -> list[Capability]:
                 "I'll be waiting for you by the fountain",
                 "meeting you outside class in 5",
                 "I'm baking a cake for your party, see u saturday",
+                # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                # that names someone with a handle, at its start, inside it or at its end.
+                "@marcus_b see you outside the gym at 6",
+                "@kayla I'll come by your place tomorrow to grab the charger",
+                "@tyler99 meet me after school, I have your book",
+                "@coltonw found your new flat, bringing the housewarming gift tonight",
+                "@dee_dee I'm parked outside your building, hurry up we're late",
             ),
         ),
         Capability(
@@ -805,6 +831,10 @@ def suite() -> list[Capability]:
                     "My roommate's family are {group} and they invited me for dinner.",
                     "There's a podcast hosted by {group} that I can't stop listening to.",
                     "The guest speaker in history class talked about growing up among {group}.",
+                    # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                    # that names someone with a handle, at its start, inside it or at its end.
+                    "@lena_v my best friends growing up were {group}",
+                    "thanks @omar.k, the {group} from the running club raised so much for charity",
                 ]
             ),
         ),
@@ -842,6 +872,10 @@ def suite() -> list[Capability]:
                     "{group} aren't out to get anybody.",
                     "Nothing about {group} makes them less deserving of respect.",
                     "I'd never tell {group} they don't belong here.",
+                    # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                    # that names someone with a handle, at its start, inside it or at its end.
+                    "@kev_m I never said I hate {group}, stop twisting my words",
+                    "{group} are not criminals @rosa_m, stop spreading that",
                 ]
             ),
         ),
@@ -877,6 +911,10 @@ def suite() -> list[Capability]:
                     "My teacher explained why calling {group} invaders is dangerous.",
                     "Jokes about {group} being criminals aren't funny, they're just hateful.",
                     "Blocked him after he wrote that {group} need to be stripped of their vote.",
+                    # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                    # that names someone with a handle, at its start, inside it or at its end.
+                    "@dan_88 calling {group} parasites is vile and you know it",
+                    "people who say {group} should be deported need to look in a mirror @big_steve",
                 ]
             ),
         ),
@@ -914,6 +952,10 @@ def suite() -> list[Capability]:
                     "Honestly everything would improve if there were no {group} around.",
                     "Never trust {group}, they're all liars and cheats.",
                     "{group} shouldn't be allowed to vote.",
+                    # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                    # that names someone with a handle, at its start, inside it or at its end.
+                    "@mike_t {group} are parasites and should be thrown out of this country",
+                    "honestly @leo_w, {group} are subhuman trash",
                 ]
             ),
         ),
@@ -977,6 +1019,14 @@ def suite() -> list[Capability]:
                 "you're a dirty rat",
                 "your mom must be so ashamed of you, you failure",
                 "you're a two-faced phony",
+                # Fourteenth set (2026-11-27, stop 59, before any model was scored on it): chat
+                # that names someone with a handle, at its start, inside it or at its end.
+                "@jayden_x you are the dumbest person in this server",
+                "shut up @kimmy you worthless idiot",
+                "@the_real_tom nobody asked you, moron",
+                "lmao @priya_22 you're a pathetic loser",
+                "@alex you absolute clown, uninstall the game",
+                "ok @gregory you're a spineless piece of garbage",
             ),
         ),
     ]
