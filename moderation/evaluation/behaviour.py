@@ -49,6 +49,11 @@ A thirteenth set (30 insults to a person) was written on 2026-11-26 (stop 52), b
 model was scored on it, to judge a threat row refit with insults as its negatives: the
 eighth set's insults had been read by then, and two of its lines share a word with the
 training insult templates of 2026-11-24 ("dumbass", "brainless twit").
+A fourteenth set (106 lines of chat that name someone with a handle, across eight
+capabilities, the identity ones as two frames over the ten groups) was written on
+2026-11-27 (stop 59), before any model was scored on it, to judge reading past handles
+at inference (docs/model.md, rule 27); five lines were rewritten before scoring for
+four-word runs shared with training templates.
 """
 
 from __future__ import annotations
