@@ -54,8 +54,18 @@ def test_a_judge_that_reads_the_full_stop_as_harmless_flips_every_example_it_can
 
 def test_a_judge_blind_to_mentions_flips_nothing_under_any_probe() -> None:
     answers = {t: cap.expected for cap in suite() for t in cap.examples}
-    bare = re.compile(r"^(?:hey )?@\w+ | @\w+$")
-    report = mentions(lambda text: answers[bare.sub("", text)])
+
+    def example(text: str) -> str:
+        # The example a probe was put around (the fourteenth set's lines carry handles
+        # of their own, so the probe is taken off by its own shape).
+        for probe in ("", *MENTION_PROBES):
+            before, _, after = probe.partition("{}")
+            inner = text.removeprefix(before).removesuffix(after) if probe else text
+            if text.startswith(before) and text.endswith(after) and inner in answers:
+                return inner
+        raise KeyError(text)
+
+    report = mentions(lambda text: answers[example(text)])
     n = sum(len(cap.examples) for cap in suite())
     assert report["n"] == n and list(report["probes"]) == list(MENTION_PROBES)
     for row in report["probes"].values():
@@ -64,8 +74,11 @@ def test_a_judge_blind_to_mentions_flips_nothing_under_any_probe() -> None:
 
 
 def test_a_judge_that_reads_a_mention_as_abuse_flips_what_it_allowed() -> None:
+    probe_handle = re.compile(r"@(?:user|sam|jess_92)\b")
+
     def judge(text: str) -> str:
-        return "nudge" if "@" in text else "allow"
+        # A probe's mention, not the handles the fourteenth set's lines are written with.
+        return "nudge" if probe_handle.search(text) else "allow"
 
     report = mentions(judge)
     allowed = {cap.name: len(cap.examples) for cap in suite() if cap.expected == "allow"}
