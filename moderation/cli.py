@@ -118,6 +118,14 @@ def parser() -> argparse.ArgumentParser:
         "(default: the TrainSettings value, the sources that carry none)",
     )
     b.add_argument(
+        "--mention-placeholder",
+        type=float,
+        default=None,
+        help="share of the mentions --insert-mentions puts in that are TweetEval's @user, "
+        "the rest real handles' shapes (default: the TrainSettings value, 0.5; "
+        "docs/model.md, rule 28)",
+    )
+    b.add_argument(
         "--drop-leading-mentions",
         action=argparse.BooleanOptionalAction,
         default=None,

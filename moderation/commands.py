@@ -111,6 +111,7 @@ _BUILD_SETTING_FLAGS = (
     "drop_leading_mentions",
     "insert_mentions",
     "mention_sources",
+    "mention_placeholder",
     "offensive_repeat",
     "template_repeat",
     "keep",
@@ -136,6 +137,7 @@ def cmd_build_model(ns: argparse.Namespace) -> int:
     for scope, share in (
         ("--period-toggle-sources", "period_toggle"),
         ("--mention-sources", "insert_mentions"),
+        ("--mention-placeholder", "insert_mentions"),
     ):
         if getattr(ns, scope[2:].replace("-", "_")) is not None and not getattr(ns, share):
             # A scope without a share would do nothing; say so rather than build hours.

@@ -22,6 +22,7 @@ SETTING_FLAGS = {
     "drop_leading_mentions": "--drop-leading-mentions",
     "insert_mentions": "--insert-mentions",
     "mention_sources": "--mention-sources",
+    "mention_placeholder": "--mention-placeholder",
     "seed": "--seed",
     "offensive_repeat": "--offensive-repeat",
     "template_repeat": "--template-repeat",
@@ -83,9 +84,11 @@ def _inserted_mentions(settings: dict[str, Any]) -> str:
     if not share:
         return ""
     sources = settings.get("mention_sources", "").replace(",", ", ")
+    placeholder = settings.get("mention_placeholder", 0.5)
     return (
         f" {_pct(share)} of training examples from {sources}, drawn at random whatever"
-        " the label, were given a mention (build/mentions.py)."
+        f" the label, were given a mention, {_pct(placeholder)} of them TweetEval's @user"
+        " (build/mentions.py)."
     )
 
 

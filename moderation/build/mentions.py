@@ -9,7 +9,9 @@ decisions (docs/model.md, rule 13). So a share of the examples from the sources 
 mentions gets one, drawn at random whatever its label: at the start (now and then two)
 or at the end. The handle is TweetEval's "@user" half the time, else one of our own
 shapes; "sam" and "jess" are kept out of the pool, because the prefix probes that judge
-the lever use them (rule 14).
+the lever use them (rule 14). With the placeholder's share at 0 every handle is one of
+ours: "@user" keeps saying "a tweet" as in the tweets, where it predicts their labels,
+and only a real handle is taught to say nothing (rule 28).
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ LEADING, TWO_LEADING = 0.6, 0.1  # the rest: at the end
 PLACEHOLDER = 0.5
 
 
-def handle(rng: random.Random) -> str:
-    """A mention: "@user", or one of our names in a handle's shape (bare, with digits,
-    with an underscore, capitalised)."""
-    if rng.random() < PLACEHOLDER:
+def handle(rng: random.Random, placeholder: float = PLACEHOLDER) -> str:
+    """A mention: "@user" (a ``placeholder`` share of the draws), or one of our names in
+    a handle's shape (bare, with digits, with an underscore, capitalised)."""
+    if rng.random() < placeholder:
         return "@user"
     name = rng.choice(_NAMES)
     shape = rng.randrange(4)
@@ -48,24 +50,30 @@ def handle(rng: random.Random) -> str:
     return "@" + name
 
 
-def with_mention(text: str, rng: random.Random) -> str:
+def with_mention(text: str, rng: random.Random, placeholder: float = PLACEHOLDER) -> str:
     """``text`` with a mention at its start (one or two) or at its end."""
     place = rng.random()
     if place < LEADING:
-        return f"{handle(rng)} {text}"
+        return f"{handle(rng, placeholder)} {text}"
     if place < LEADING + TWO_LEADING:
-        return f"{handle(rng)} {handle(rng)} {text}"
-    return f"{text.rstrip()} {handle(rng)}"
+        return f"{handle(rng, placeholder)} {handle(rng, placeholder)} {text}"
+    return f"{text.rstrip()} {handle(rng, placeholder)}"
 
 
 def with_mentions_inserted(
-    examples: Sequence[Example], share: float, seed: int, sources: str = WITHOUT_MENTIONS
+    examples: Sequence[Example],
+    share: float,
+    seed: int,
+    sources: str = WITHOUT_MENTIONS,
+    placeholder: float = PLACEHOLDER,
 ) -> list[Example]:
     """``examples`` with a ``share`` of those whose source begins with one of the
     comma-separated ``sources``, drawn at random (seeded), given a mention
-    (``with_mention``). Labels, sources and the order stay; an empty text stays empty."""
-    if not 0.0 <= share <= 1.0:
-        raise ValueError(f"mention share {share}: give a share in [0, 1]")
+    (``with_mention``; "@user" for a ``placeholder`` share of the handles). Labels,
+    sources and the order stay; an empty text stays empty."""
+    for name, x in (("mention share", share), ("placeholder share", placeholder)):
+        if not 0.0 <= x <= 1.0:
+            raise ValueError(f"{name} {x}: give a share in [0, 1]")
     if not sources.strip():
         raise ValueError("mention sources: name at least one source (the tweets have theirs)")
     if share == 0.0:
@@ -78,6 +86,7 @@ def with_mentions_inserted(
     for e in examples:
         draw, shape = rng.random(), rng.getrandbits(32)
         if draw < share and e.source.startswith(prefixes) and e.text.strip():
-            e = Example(with_mention(e.text, random.Random(shape)), e.targets, e.source)
+            text = with_mention(e.text, random.Random(shape), placeholder)
+            e = Example(text, e.targets, e.source)
         out.append(e)
     return out

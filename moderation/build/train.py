@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 import numpy as np
 
 from moderation.build import datasets
+from moderation.build.mentions import PLACEHOLDER as MENTION_PLACEHOLDER
 from moderation.build.mentions import WITHOUT_MENTIONS, with_mentions_inserted
 from moderation.build.metrics import best_f1_threshold, macro_f1
 from moderation.build.pooling import Pooling, head_inputs, head_logits, set_pooling
@@ -57,7 +58,13 @@ RECORDED_SET_FLAGS: tuple[str, ...] = tuple(
 
 
 _AT_LEAST_ONE = ("epochs", "batch_size", "threads", "offensive_repeat")
-_SHARES = ("evasion_fraction", "warmup_fraction", "period_toggle", "insert_mentions")
+_SHARES = (
+    "evasion_fraction",
+    "warmup_fraction",
+    "period_toggle",
+    "insert_mentions",
+    "mention_placeholder",
+)
 
 
 def _share(x: float) -> bool:
@@ -170,6 +177,9 @@ class TrainSettings:
     insert_mentions: float = 0.0
     # Comma-separated source prefixes mentions are put into.
     mention_sources: str = WITHOUT_MENTIONS
+    # Share of the inserted mentions that are TweetEval's "@user"; the rest are real
+    # handles' shapes (build/mentions.py). 0: "@user" stays the tweets' own (rule 28).
+    mention_placeholder: float = MENTION_PLACEHOLDER
     # Epochs of a linear probe before the fine-tune (LP-FT, Kumar et al., ICLR 2022:
     # "Fine-Tuning can Distort Pretrained Features and Underperform Out-of-
     # Distribution"): the head alone is trained on the base encoder's pooled rows, then
@@ -399,7 +409,11 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         train_set = [replace(e, text=without_leading_mentions(e.text)) for e in train_set]
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     train_set = with_mentions_inserted(
-        train_set, settings.insert_mentions, settings.seed, settings.mention_sources
+        train_set,
+        settings.insert_mentions,
+        settings.seed,
+        settings.mention_sources,
+        settings.mention_placeholder,
     )
     train_set = with_final_period_toggled(
         train_set, settings.period_toggle, settings.seed, settings.period_toggle_sources

@@ -85,3 +85,20 @@ def test_a_share_of_zero_leaves_every_example_alone_and_empty_text_stays_empty()
 def test_a_bad_share_or_scope_is_refused(share: float, sources: str, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         with_mentions_inserted(_examples(3), share, seed=1, sources=sources)
+
+
+def test_with_no_placeholder_share_every_handle_is_a_real_one_and_the_draws_stay() -> None:
+    examples = _examples(3000)
+    mixed = with_mentions_inserted(examples, 0.5, seed=14, sources="templates,chitchat")
+    real = with_mentions_inserted(examples, 0.5, 14, "templates,chitchat", placeholder=0.0)
+    assert not any("@user" in e.text for e in real)
+    assert sum("@user" in e.text for e in mixed) > 300
+    # The same examples get a mention, in the same place: only which handle changes.
+    for before, a, b in zip(examples, mixed, real, strict=True):
+        assert (a.text == before.text) == (b.text == before.text)
+        assert MENTION.sub("@h", a.text) == MENTION.sub("@h", b.text)
+
+
+def test_a_bad_placeholder_share_is_refused() -> None:
+    with pytest.raises(ValueError, match="placeholder share 2"):
+        with_mentions_inserted(_examples(3), 0.5, seed=1, sources="chitchat", placeholder=2)
