@@ -141,9 +141,14 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (["--layer-lr-decay", "1.5"], "layer_lr_decay 1.5: give a factor in (0, 1]"),
         (["--period-toggle", "2"], "period_toggle 2.0: give a share in [0, 1]"),
         (["--insert-mentions", "-0.1"], "insert_mentions -0.1: give a share in [0, 1]"),
+        (
+            ["--insert-mentions", "0.5", "--mention-placeholder", "1.5"],
+            "mention_placeholder 1.5: give a share in [0, 1]",
+        ),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
         (["--mention-sources", "chitchat"], "--mention-sources without --insert-mentions"),
+        (["--mention-placeholder", "0"], "--mention-placeholder without --insert-mentions"),
         (
             ["--mention-sources", "chitchat", "--insert-mentions", "0"],
             "--mention-sources without --insert-mentions",
