@@ -83,8 +83,11 @@ def _inserted_mentions(settings: dict[str, Any]) -> str:
     share = settings.get("insert_mentions", 0.0)
     if not share:
         return ""
+    from moderation.build.mentions import PLACEHOLDER
+
     sources = settings.get("mention_sources", "").replace(",", ", ")
-    placeholder = settings.get("mention_placeholder", 0.5)
+    # (Builds from before the setting existed drew "@user" at its default share.)
+    placeholder = settings.get("mention_placeholder", PLACEHOLDER)
     return (
         f" {_pct(share)} of training examples from {sources}, drawn at random whatever"
         f" the label, were given a mention, {_pct(placeholder)} of them TweetEval's @user"

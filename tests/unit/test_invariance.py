@@ -58,9 +58,9 @@ def test_a_judge_blind_to_mentions_flips_nothing_under_any_probe() -> None:
     def example(text: str) -> str:
         # The example a probe was put around (the fourteenth set's lines carry handles
         # of their own, so the probe is taken off by its own shape).
-        for probe in ("", *MENTION_PROBES):
+        for probe in ("{}", *MENTION_PROBES):
             before, _, after = probe.partition("{}")
-            inner = text.removeprefix(before).removesuffix(after) if probe else text
+            inner = text.removeprefix(before).removesuffix(after)
             if text.startswith(before) and text.endswith(after) and inner in answers:
                 return inner
         raise KeyError(text)
