@@ -447,10 +447,10 @@ def source_prefixes(examples: Sequence[Example], sources: str, what: str) -> tup
 def with_evasions(examples: list[Example], fraction: float, seed: int) -> list[Example]:
     """Copies of a ``fraction`` of the toxic examples, each rewritten with one evasion
     (leetspeak, look-alikes, stretched, dotted or spaced letters) chosen at random."""
-    from moderation.evaluation.evasions import EVASIONS, evade
+    from moderation.evaluation.evasions import TRAINED_EVASIONS, evade
 
     rng = random.Random(seed)
-    kinds = sorted(EVASIONS)
+    kinds = list(TRAINED_EVASIONS)
     out = []
     for e in examples:
         if e.targets[0] == 1 and rng.random() < fraction:

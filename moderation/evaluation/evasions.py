@@ -13,6 +13,10 @@ from collections.abc import Callable
 _LEET = {"a": "4", "e": "3", "i": "1", "o": "0", "s": "$", "t": "7"}
 _LOOKALIKE = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "i": "\u0456", "c": "\u0441"}
 _WORD = re.compile(r"[A-Za-z]{4,}")
+# Emoji as chat glues them on, one code point each (no variation selector).
+_EMOJI = ("\U0001f602", "\U0001f921", "\U0001f480", "\U0001f644", "\U0001f621", "\U0001f525")
+# Small capitals ("fancy text"); q and x have none that reads as the letter.
+_SMALL_CAPS = dict(zip("abcdefghijklmnoprstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", strict=True))
 
 
 def _leet(word: str, rng: random.Random) -> str:
@@ -39,6 +43,23 @@ def _spaced(word: str, rng: random.Random) -> str:
     return " ".join(word)
 
 
+def _emoji_after(word: str, rng: random.Random) -> str:
+    return word + rng.choice(_EMOJI)
+
+
+def _emoji_between(word: str, rng: random.Random) -> str:
+    return rng.choice(_EMOJI).join(word)
+
+
+def _small_caps(word: str, rng: random.Random) -> str:
+    return "".join(_SMALL_CAPS.get(c, c) for c in word.lower())
+
+
+def _boxed(word: str, rng: random.Random) -> str:
+    # Negative squared Latin capitals, U+1F170 (A) to U+1F189 (Z).
+    return "".join(chr(0x1F170 + ord(c) - ord("a")) for c in word.lower())
+
+
 # Every word of four letters or more, or (spacing: words would run together) only the
 # longest.
 EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
@@ -47,7 +68,21 @@ EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
     "stretched letters": (_stretched, True),
     "dotted letters": (_dotted, True),
     "spaced letters": (_spaced, False),
+    "emoji after words": (_emoji_after, True),
+    "emoji between letters": (_emoji_between, False),
+    "small capitals": (_small_caps, True),
+    "boxed letters": (_boxed, True),
 }
+# The kinds the build's random perturbations draw from (``datasets.with_evasions``): the
+# five the shipped model was trained with. Kinds added later are measured by ``moderation
+# eval`` only, so that a rebuild of a recipe stays what it was.
+TRAINED_EVASIONS = (
+    "dotted letters",
+    "leetspeak",
+    "look-alike letters",
+    "spaced letters",
+    "stretched letters",
+)
 
 
 def evade(text: str, kind: str, seed: int) -> str:

@@ -26,6 +26,25 @@ def test_evasions_change_the_text_and_are_reproducible() -> None:
         assert once != text and once == evade(text, kind, 1), kind
     # Spacing every word would run words together: only the longest is spaced.
     assert evade(text, "spaced letters", 1) == "you are a s t u p i d idiot"
+    assert evade(text, "small capitals", 1) == "you are a ꜱᴛᴜᴘɪᴅ ɪᴅɪᴏᴛ"
+    assert evade(text, "boxed letters", 1) == "you are a 🆂🆃🆄🅿🅸🅳 🅸🅳🅸🅾🆃"
+    glued = evade(text, "emoji after words", 1)
+    assert glued.startswith("you are a stupid") and len(glued) == len(text) + 2, glued
+    between = evade(text, "emoji between letters", 1)
+    assert between[10:21:2] == "stupid" and len(set(between[11:21:2])) == 1, between
+    assert between[:10] + between[21:] == "you are a  idiot", between
+
+
+def test_training_draws_only_the_evasions_it_was_built_with() -> None:
+    from moderation.build.datasets import Example, with_evasions
+    from moderation.evaluation.evasions import TRAINED_EVASIONS
+
+    assert set(TRAINED_EVASIONS) < set(EVASIONS)
+    # The five the shipped model was trained with, in the order it drew them from.
+    assert list(TRAINED_EVASIONS) == sorted(TRAINED_EVASIONS) and len(TRAINED_EVASIONS) == 5
+    examples = [Example(f"you stupid idiot number {i}", (1, 1, 0, 0), "t") for i in range(400)]
+    for e in with_evasions(examples, 1.0, 3):
+        assert e.text.isascii() or any(c in e.text for c in "аеоіс"), e.text
 
 
 def test_every_identity_example_names_the_one_group_it_was_filled_with() -> None:
