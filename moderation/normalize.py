@@ -12,6 +12,15 @@ characters and lower-cases. What it cannot see through, and this does:
   joined;
 - a character repeated three or more times (``idiooot``, ``stuuupid``): squeezed to
   the spelling the vocabulary knows (one or two of it), else to one;
+- letters that "fancy text" writes and NFKC leaves alone: small capitals (``ɪᴅɪᴏᴛ``),
+  negative circled and negative squared capitals (``🅘🅓🅘🅞🅣``, ``🅸🅳🅸🅾🆃``), and a run
+  of regional indicator letters that spells a word the vocabulary knows (``🇮🇩🇮🇴🇹``; a
+  flag is two, and stays): folded to Latin;
+- single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined;
+- an emoji (any symbol the vocabulary cannot read) glued to a word (``idiot😂``):
+  spaced off. The tokenizer does not split a word from a symbol, so WordPiece reads the
+  whole word as ``[UNK]``; spaced, the word reads as itself and the emoji as the
+  ``[UNK]`` it is in ``idiot 😂``, as the model was trained on it;
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
   the model never learned them (see ``_ABBREVIATIONS``);
@@ -33,6 +42,7 @@ cache key see the normalized text.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import unicodedata
@@ -91,7 +101,8 @@ _O_OR_I_INSIDE = re.compile(r"[a-z]+[01]+[a-z]+")
 _TRAILING = re.compile(r"[!|+]+$")
 # Three or more single characters, each followed by the same kind of separator.
 _SPELLED = re.compile(r"(?<![^\W_])[^\W_]([ .\-_*])(?:[^\W_]\1)+[^\W_](?![^\W_])")
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+# (Variation selectors too: "❤️" is "❤" and one; the tokenizer drops them anyway.)
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufe0e\ufe0f\ufeff]")
 _REPEAT = re.compile(r"([^\W\d_])\1{2,}")  # letters only: 555-1234 stays
 
 # Cheap tests that say whether a pass could change the text at all (most chat: no).
@@ -110,6 +121,60 @@ _GENUINE_SCRIPT = re.compile(
     + "]"
 )
 _TRIPLE = re.compile(r"([^\W\d_])\1\1")
+
+# Letters "fancy text" generators write that NFKC does not fold (it folds circled,
+# squared, parenthesized, full-width, mathematical and superscript ones): small
+# capitals, negative circled capitals (U+1F150-1F169), negative squared (U+1F170-1F189).
+# (No small capital reads as q or x.)
+_FANCY = {
+    **dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnoprstuvwyz", strict=True)),
+    **{chr(0x1F150 + i): chr(ord("a") + i) for i in range(26)},
+    **{chr(0x1F170 + i): chr(ord("a") + i) for i in range(26)},
+}
+_FANCY_TABLE = str.maketrans(_FANCY)
+_FANCY_ANY = re.compile("[" + "".join(_FANCY) + "]")
+# Regional indicator letters: two in a row render as a flag, so only longer runs, and
+# only when they spell a word the vocabulary knows, are read as letters.
+_REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]{3,}")
+
+
+@functools.cache
+def _symbols() -> tuple[str, ...]:
+    """Every symbol outside ASCII (Unicode categories So and Sk: emoji, dingbats,
+    arrows, modifier symbols), in the planes where any is assigned (0 and 1)."""
+    return tuple(
+        c
+        for c in map(chr, range(0x80, 0x20000))
+        if unicodedata.category(c) in ("So", "Sk") and c not in _FANCY
+    )
+
+
+def _char_class(chars: tuple[str, ...]) -> str:
+    """``chars`` (sorted, none of them special in a class) as a regular-expression
+    character class, consecutive code points as ranges."""
+    out: list[str] = []
+    i = 0
+    while i < len(chars):
+        j = i
+        while j + 1 < len(chars) and ord(chars[j + 1]) == ord(chars[j]) + 1:
+            j += 1
+        out.append(chars[i] if i == j else f"{chars[i]}-{chars[j]}")
+        i = j + 1
+    return "[" + "".join(out) + "]"
+
+
+@functools.cache
+def _spelled_with_symbols() -> re.Pattern[str]:
+    """Three or more single characters, each followed by the same symbol."""
+    return re.compile(rf"(?<![^\W_])[^\W_]({_char_class(_symbols())})(?:[^\W_]\1)+[^\W_](?![^\W_])")
+
+
+@functools.cache
+def _glued(unreadable: tuple[str, ...]) -> re.Pattern[str]:
+    """The boundaries between a word character and a symbol in ``unreadable``."""
+    cls = _char_class(unreadable)
+    return re.compile(rf"(?<=[^\W_])(?={cls})|(?<={cls})(?=[^\W_])")
+
 
 # Chat abbreviations written out. Only those that (a) say abuse or a death wish to the
 # reader and nothing else, (b) the tokenizer breaks into meaningless pieces, and (c)
@@ -180,6 +245,11 @@ class Normalizer:
     def __init__(self, vocab: Container[str] = frozenset(), leading_mentions: bool = False) -> None:
         self.vocab = vocab
         self.leading_mentions = leading_mentions
+        # The symbols WordPiece cannot read, as a word or a word's piece: glued to a word,
+        # each makes the whole word "[UNK]".
+        self._glued = _glued(
+            tuple(c for c in _symbols() if c not in vocab and "##" + c not in vocab)
+        )
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -195,6 +265,7 @@ class Normalizer:
             # The tokenizer does this too, but the passes below must see styled
             # digits as digits and words unbroken by invisible characters.
             text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+            text = self._read_symbols(text)
         if _SPELLED_HINT.search(text):
             text = _SPELLED.sub(self._join_spelled, text)
         ascii_only = text.isascii()
@@ -210,6 +281,21 @@ class Normalizer:
         if any(hint in low for hint in _ABBREVIATION_HINTS):
             text = _ABBREVIATED.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
         return text
+
+    def _read_symbols(self, text: str) -> str:
+        """Fancy letters folded, letters spelled out between symbols joined, and symbols
+        the vocabulary cannot read spaced off the words they are glued to. Only spaces
+        are put in, none taken out: a prefix cut at a space reads as before."""
+        if _FANCY_ANY.search(text):
+            text = text.translate(_FANCY_TABLE)
+        if _REGIONAL.search(text):
+            text = _REGIONAL.sub(self._regional_word, text)
+        text = _spelled_with_symbols().sub(lambda m: m.group(0)[::2], text)
+        return self._glued.sub(" ", text)
+
+    def _regional_word(self, m: re.Match[str]) -> str:
+        word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in m.group(0))
+        return word if word in self.vocab else m.group(0)
 
     def _join_spelled(self, m: re.Match[str]) -> str:
         letters = m.group(0)[::2]

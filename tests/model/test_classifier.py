@@ -293,7 +293,24 @@ EVASIONS = {
         "bitch": "b\u0456t\u0441h",
     },
     "stretched": {"idiot": "idiooooot", "stupid": "stuuuupid", "bitch": "biiiitch"},
+    "small capitals": {"idiot": "ɪᴅɪᴏᴛ", "stupid": "ꜱᴛᴜᴘɪᴅ", "bitch": "ʙɪᴛᴄʜ"},
+    "negative squared": {"idiot": "🅸🅳🅸🅾🆃", "stupid": "🆂🆃🆄🅿🅸🅳", "bitch": "🅱🅸🆃🅲🅷"},
+    "emoji between": {
+        "idiot": "i😂d😂i😂o😂t",
+        "stupid": "s🤡t🤡u🤡p🤡i🤡d",
+        "bitch": "b💀i💀t💀c💀h",
+    },
 }
+
+
+def test_an_emoji_glued_to_a_word_reads_as_one_spaced_off(classifier: Classifier) -> None:
+    # Glued, the tokenizer would read "idiot😂" as one unknown word.
+    unknown = classifier._tokenizer.token_to_id("[UNK]")
+    for word in ("idiot", "stupid", "bitch"):
+        glued = classifier.encode(f"you are such a {word}\U0001f602 honestly").ids.tolist()
+        spaced = classifier.encode(f"you are such a {word} \U0001f602 honestly").ids.tolist()
+        assert glued == spaced, word
+        assert glued.count(unknown) == 1, word  # the emoji, not the word
 
 
 @pytest.mark.parametrize("kind", list(EVASIONS))
@@ -320,7 +337,9 @@ _TRICKY = [
     "i d i o t", "k y s", "a", "I", "1d10t", "h@te", "$tupid", "7pm", "2nd", "idiooot",
     "stuuupid", "іdіоt", "как", "дела", "μm", "5µm", "x½", "ｉｄｉｏｔ", "😀", "你好",
     "i.d.i.o.t", "k-y-s", "word", "chat", "is", "ok", "loooooong", "x" * 120, "\u200bhi",
-    "\n", "  ", "end.", "you", "are", "so", "f**k", "b12",
+    "\n", "  ", "end.", "you", "are", "so", "f**k", "b12", "idiot\U0001f602",
+    "i\U0001f602d\U0001f602i\U0001f602o\U0001f602t", "\u026a\u1d05\u026a\u1d0f\u1d1b",
+    "\U0001f1ee\U0001f1e9\U0001f1ee\U0001f1f4\U0001f1f9", "\U0001f1fa\U0001f1f8", "\u2764\ufe0f",
 ]  # fmt: skip
 
 
