@@ -54,6 +54,11 @@ capabilities, the identity ones as two frames over the ten groups) was written o
 2026-11-27 (stop 59), before any model was scored on it, to judge reading past handles
 at inference (docs/model.md, rule 27); five lines were rewritten before scoring for
 four-word runs shared with training templates.
+A fifteenth set (106 lines of chat written with emoji, glued to a word or spaced, of the
+same shape) was written on 2026-11-27 (stop 60), before any model or normalizer was
+scored on it, to judge spacing emoji off the words they are glued to (docs/model.md, rule
+30); seven lines were rewritten before scoring for four-word runs shared with training
+templates.
 """
 
 from __future__ import annotations
@@ -379,6 +384,18 @@ def suite() -> list[Capability]:
                 "@benny_boy I'm gonna shoot you and your whole family dead",
                 "@sarah you should hang yourself honestly",
                 "wait till I catch up with you @coltonw, you won't be breathing",
+                # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                # scored on it): chat written with emoji (docs/model.md, rule 30).
+                "both your legs are getting snapped😡",
+                "keep running your mouth and you'll end up in a ditch🔪",
+                "you're dead the minute you walk into school tomorrow💀💀",
+                "hope a truck runs you flat tonight😘",
+                "I'll slit your throat while you sleep🙂",
+                "just stop breathing already, nobody would miss you🙄",
+                "come say that to my face and watch me cave your head in 👊🏽",
+                "I know where you live, I'm bringing my gun🔫",
+                "you'll be sorry when I burn your house down🔥🔥",
+                "gonna wring your neck with my bare hands😤",
             ),
         ),
         Capability(
@@ -501,6 +518,13 @@ def suite() -> list[Capability]:
                 "this math homework is going to be the death of me @lina_j",
                 "@dev_ops_guy we need to kill the server process and restart it",
                 "@ella I'm dying, that meme is hilarious",
+                # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                # scored on it): chat written with emoji (docs/model.md, rule 30).
+                "that last level destroyed me😂",
+                "the new album is killer🔥🔥",
+                "I'm gonna murder this burger🍔",
+                "you slayed that presentation💅",
+                "this heat is killing me ☀️☀️",
             ),
         ),
         Capability(
@@ -693,6 +717,13 @@ def suite() -> list[Capability]:
                 "@tyler99 meet me after school, I have your book",
                 "@coltonw found your new flat, bringing the housewarming gift tonight",
                 "@dee_dee I'm parked outside your building, hurry up we're late",
+                # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                # scored on it): chat written with emoji (docs/model.md, rule 30).
+                "catch you at the park after school👋🏽",
+                "I'll pick you up at 7, don't be late😅",
+                "coming over to yours tonight with pizza🍕",
+                "meet me by the lockers before first period 👍",
+                "we're stopping at your place on the way, text me the address🙏",
             ),
         ),
         Capability(
@@ -840,6 +871,10 @@ def suite() -> list[Capability]:
                     # that names someone with a handle, at its start, inside it or at its end.
                     "@lena_v my best friends growing up were {group}",
                     "thanks @omar.k, the {group} from the running club raised so much for charity",
+                    # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                    # scored on it): chat written with emoji (docs/model.md, rule 30).
+                    "shoutout to all the {group} in this chat❤️",
+                    "my neighbours are {group} and they're the sweetest😊",
                 ]
             ),
         ),
@@ -881,6 +916,10 @@ def suite() -> list[Capability]:
                     # that names someone with a handle, at its start, inside it or at its end.
                     "@kev_m I never said I hate {group}, stop twisting my words",
                     "{group} are not criminals @rosa_m, stop spreading that",
+                    # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                    # scored on it): chat written with emoji (docs/model.md, rule 30).
+                    "I've got nothing against {group}🤷",
+                    "not every {member} is like that, stop generalising🙄",
                 ]
             ),
         ),
@@ -920,6 +959,10 @@ def suite() -> list[Capability]:
                     # that names someone with a handle, at its start, inside it or at its end.
                     "@dan_88 calling {group} parasites is vile and you know it",
                     "people who say {group} should be deported need to look in a mirror @big_steve",
+                    # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                    # scored on it): chat written with emoji (docs/model.md, rule 30).
+                    "whoever wrote that {group} are vermin needs a reality check😡",
+                    "imagine thinking {group} are less human than you🤦🏽",
                 ]
             ),
         ),
@@ -961,6 +1004,10 @@ def suite() -> list[Capability]:
                     # that names someone with a handle, at its start, inside it or at its end.
                     "@mike_t {group} are parasites and should be thrown out of this country",
                     "honestly @leo_w, {group} are subhuman trash",
+                    # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                    # scored on it): chat written with emoji (docs/model.md, rule 30).
+                    "{group} are rotting this place from the inside🤮",
+                    "all {group} should be locked up 😤",
                 ]
             ),
         ),
@@ -1032,6 +1079,14 @@ def suite() -> list[Capability]:
                 "lmao @priya_22 you're a pathetic loser",
                 "@alex you absolute clown, uninstall the game",
                 "ok @gregory you're a spineless piece of garbage",
+                # Fifteenth set (2026-11-27, stop 60, before any model or normalizer was
+                # scored on it): chat written with emoji (docs/model.md, rule 30).
+                "you're so ugly lmao🤮",
+                "shut up you fat loser😂😂",
+                "nobody likes you, you annoying brat🙄",
+                "ur literally the dumbest person alive🤡",
+                "what a pathetic little worm you are 😭",
+                "get lost you disgusting pig🐷",
             ),
         ),
     ]
