@@ -16,11 +16,10 @@ characters and lower-cases. What it cannot see through, and this does:
   negative circled and negative squared capitals (``🅘🅓🅘🅞🅣``, ``🅸🅳🅸🅾🆃``), and a run
   of regional indicator letters that spells a word the vocabulary knows (``🇮🇩🇮🇴🇹``; a
   flag is two, and stays): folded to Latin;
-- single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined;
-- an emoji (any symbol the vocabulary cannot read) glued to a word (``idiot😂``):
-  spaced off. The tokenizer does not split a word from a symbol, so WordPiece reads the
-  whole word as ``[UNK]``; spaced, the word reads as itself and the emoji as the
-  ``[UNK]`` it is in ``idiot 😂``, as the model was trained on it;
+- single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined.
+  (An emoji glued to a word, ``idiot😂``, stays: WordPiece reads such a word as
+  ``[UNK]``, but spacing it off, tried, cost a counter-speech line while it gained
+  twelve others of chat with emoji: docs/model.md, rule 30);
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
   the model never learned them (see ``_ABBREVIATIONS``);
@@ -169,13 +168,6 @@ def _spelled_with_symbols() -> re.Pattern[str]:
     return re.compile(rf"(?<![^\W_])[^\W_]({_char_class(_symbols())})(?:[^\W_]\1)+[^\W_](?![^\W_])")
 
 
-@functools.cache
-def _glued(unreadable: tuple[str, ...]) -> re.Pattern[str]:
-    """The boundaries between a word character and a symbol in ``unreadable``."""
-    cls = _char_class(unreadable)
-    return re.compile(rf"(?<=[^\W_])(?={cls})|(?<={cls})(?=[^\W_])")
-
-
 # Chat abbreviations written out. Only those that (a) say abuse or a death wish to the
 # reader and nothing else, (b) the tokenizer breaks into meaningless pieces, and (c)
 # are no ordinary word or name: "kms" (about oneself), "fu" (kung fu, a surname),
@@ -245,11 +237,6 @@ class Normalizer:
     def __init__(self, vocab: Container[str] = frozenset(), leading_mentions: bool = False) -> None:
         self.vocab = vocab
         self.leading_mentions = leading_mentions
-        # The symbols WordPiece cannot read, as a word or a word's piece: glued to a word,
-        # each makes the whole word "[UNK]".
-        self._glued = _glued(
-            tuple(c for c in _symbols() if c not in vocab and "##" + c not in vocab)
-        )
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -283,15 +270,13 @@ class Normalizer:
         return text
 
     def _read_symbols(self, text: str) -> str:
-        """Fancy letters folded, letters spelled out between symbols joined, and symbols
-        the vocabulary cannot read spaced off the words they are glued to. Only spaces
-        are put in, none taken out: a prefix cut at a space reads as before."""
+        """Fancy letters folded and letters spelled out between symbols joined. No space
+        is taken out: a prefix cut at a space reads as before."""
         if _FANCY_ANY.search(text):
             text = text.translate(_FANCY_TABLE)
         if _REGIONAL.search(text):
             text = _REGIONAL.sub(self._regional_word, text)
-        text = _spelled_with_symbols().sub(lambda m: m.group(0)[::2], text)
-        return self._glued.sub(" ", text)
+        return _spelled_with_symbols().sub(lambda m: m.group(0)[::2], text)
 
     def _regional_word(self, m: re.Match[str]) -> str:
         word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in m.group(0))

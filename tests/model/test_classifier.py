@@ -303,16 +303,6 @@ EVASIONS = {
 }
 
 
-def test_an_emoji_glued_to_a_word_reads_as_one_spaced_off(classifier: Classifier) -> None:
-    # Glued, the tokenizer would read "idiot😂" as one unknown word.
-    unknown = classifier._tokenizer.token_to_id("[UNK]")
-    for word in ("idiot", "stupid", "bitch"):
-        glued = classifier.encode(f"you are such a {word}\U0001f602 honestly").ids.tolist()
-        spaced = classifier.encode(f"you are such a {word} \U0001f602 honestly").ids.tolist()
-        assert glued == spaced, word
-        assert glued.count(unknown) == 1, word  # the emoji, not the word
-
-
 @pytest.mark.parametrize("kind", list(EVASIONS))
 def test_evasive_spellings_get_the_plain_words_scores(classifier: Classifier, kind: str) -> None:
     for plain, evasive in EVASIONS[kind].items():
