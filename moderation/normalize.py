@@ -41,7 +41,6 @@ cache key see the normalized text.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 import unicodedata
@@ -131,41 +130,32 @@ _FANCY = {
     **{chr(0x1F170 + i): chr(ord("a") + i) for i in range(26)},
 }
 _FANCY_TABLE = str.maketrans(_FANCY)
-_FANCY_ANY = re.compile("[" + "".join(_FANCY) + "]")
+# (As ranges: a class listing astral characters one by one is scanned one by one.)
+_FANCY_ANY = re.compile(
+    "[\U0001f150-\U0001f169\U0001f170-\U0001f189"
+    + "".join(c for c in _FANCY if c <= "\uffff")
+    + "]"
+)
 # Regional indicator letters: two in a row render as a flag, so only longer runs, and
 # only when they spell a word the vocabulary knows, are read as letters.
 _REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]{3,}")
 
 
-@functools.cache
-def _symbols() -> tuple[str, ...]:
-    """Every symbol outside ASCII (Unicode categories So and Sk: emoji, dingbats,
-    arrows, modifier symbols), in the planes where any is assigned (0 and 1)."""
-    return tuple(
-        c
-        for c in map(chr, range(0x80, 0x20000))
-        if unicodedata.category(c) in ("So", "Sk") and c not in _FANCY
-    )
+# Three or more single characters, each followed by the same character outside ASCII
+# that is no letter or digit; the replacement joins them only when that character is a
+# symbol (``_is_symbol``). (One category test per match: a character class of every
+# symbol would be scanned range by range at each letter.)
+_SPELLED_ANY = re.compile(r"(?<![^\W_])[^\W_]([^\w\x00-\x7f])(?:[^\W_]\1)+[^\W_](?![^\W_])")
+_SPELLED_ANY_HINT = re.compile(r"[^\x00-\x7f][^\W_][^\x00-\x7f]")  # its cheap cue
 
 
-def _char_class(chars: tuple[str, ...]) -> str:
-    """``chars`` (sorted, none of them special in a class) as a regular-expression
-    character class, consecutive code points as ranges."""
-    out: list[str] = []
-    i = 0
-    while i < len(chars):
-        j = i
-        while j + 1 < len(chars) and ord(chars[j + 1]) == ord(chars[j]) + 1:
-            j += 1
-        out.append(chars[i] if i == j else f"{chars[i]}-{chars[j]}")
-        i = j + 1
-    return "[" + "".join(out) + "]"
+def _is_symbol(c: str) -> bool:
+    """An emoji, dingbat, arrow or modifier symbol outside ASCII (Unicode So or Sk)."""
+    return c > "\x7f" and unicodedata.category(c) in ("So", "Sk")
 
 
-@functools.cache
-def _spelled_with_symbols() -> re.Pattern[str]:
-    """Three or more single characters, each followed by the same symbol."""
-    return re.compile(rf"(?<![^\W_])[^\W_]({_char_class(_symbols())})(?:[^\W_]\1)+[^\W_](?![^\W_])")
+def _join_if_symbols(m: re.Match[str]) -> str:
+    return m.group(0)[::2] if _is_symbol(m.group(1)) else m.group(0)
 
 
 # Chat abbreviations written out. Only those that (a) say abuse or a death wish to the
@@ -276,7 +266,9 @@ class Normalizer:
             text = text.translate(_FANCY_TABLE)
         if _REGIONAL.search(text):
             text = _REGIONAL.sub(self._regional_word, text)
-        return _spelled_with_symbols().sub(lambda m: m.group(0)[::2], text)
+        if _SPELLED_ANY_HINT.search(text):
+            text = _SPELLED_ANY.sub(_join_if_symbols, text)
+        return text
 
     def _regional_word(self, m: re.Match[str]) -> str:
         word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in m.group(0))

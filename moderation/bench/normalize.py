@@ -26,6 +26,11 @@ EVASIONS = [
     ("symbols", "you $tupid b!tch"),
     ("full-width", "you are an ｉｄｉｏｔ"),
     ("zero-width", "you are an i\u200bd\u200bi\u200bo\u200bt"),
+    ("small capitals", "you are an \u026a\u1d05\u026a\u1d0f\u1d1b"),
+    ("boxed letters", "you are an \U0001f178\U0001f173\U0001f178\U0001f17e\U0001f183"),
+    ("emoji between letters", "you are an i\U0001f602d\U0001f602i\U0001f602o\U0001f602t"),
+    # Left as written (docs/model.md, rule 30): the glued word reads as [UNK].
+    ("an emoji glued on", "you are an idiot\U0001f602"),
 ]
 
 
@@ -95,16 +100,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     texts = chat_messages(ns.messages, 0.0, 11)
 
-    gc.disable()
-    try:
-        secs = []
-        for t in texts:
-            start = time.perf_counter()
-            norm(t)
-            secs.append(time.perf_counter() - start)
-    finally:
-        gc.enable()
-    us = np.asarray(secs) * 1e6
+    def timed(batch: list[str]) -> np.ndarray:
+        gc.disable()
+        try:
+            secs = []
+            for t in batch:
+                start = time.perf_counter()
+                norm(t)
+                secs.append(time.perf_counter() - start)
+        finally:
+            gc.enable()
+        return np.asarray(secs) * 1e6
+
+    us = timed(texts)
+    # Most chat is ASCII and skips the passes for other scripts and symbols: the same
+    # messages with an emoji at the end take them.
+    with_emoji = [t + " \U0001f602" for t in texts]
+    us_emoji = timed(with_emoji)
     changed = [t for t in texts if norm(t) != t]
 
     def nudged(c: Classifier) -> float:
@@ -122,7 +134,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"{len(changed)} ({len(changed) / len(texts):.1%})",
                 f"{rate_off:.2%}",
                 f"{rate_on:.2%}",
-            ]
+            ],
+            [
+                f"the same {len(texts)}, an emoji after each",
+                f"{np.percentile(us_emoji, 50):.1f}",
+                f"{np.percentile(us_emoji, 99):.1f}",
+                f"{us_emoji.max():.1f}",
+                "",
+                "",
+                "",
+            ],
         ],
     )
     rows = []
