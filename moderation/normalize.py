@@ -97,8 +97,6 @@ _NUMERIC = re.compile(
 # A zero or one between letters reads as a letter even in a short word ("y0u").
 _O_OR_I_INSIDE = re.compile(r"[a-z]+[01]+[a-z]+")
 _TRAILING = re.compile(r"[!|+]+$")
-_EXCLAMATIONS = re.compile(r"(!{2,})")
-_LEET_SYMBOL_RUN = re.compile(rf"[{_LEET_SYMBOLS}]+")
 # Three or more single characters, each followed by the same kind of separator.
 _SPELLED = re.compile(r"(?<![^\W_])[^\W_]([ .\-_*])(?:[^\W_]\1)+[^\W_](?![^\W_])")
 # (Variation selectors too: "❤️" is "❤" and one; the tokenizer drops them anyway.)
@@ -189,7 +187,7 @@ _ABBREVIATED = re.compile(
 )
 
 
-def _fold_word(word: str, genuine_script: bool, vocab: Container[str] = frozenset()) -> str:
+def _fold_word(word: str, genuine_script: bool) -> str:
     low = word.lower()
     if not low.isascii():
         # Words that mix in Latin letters; and words made entirely of look-alikes,
@@ -203,25 +201,7 @@ def _fold_word(word: str, genuine_script: bool, vocab: Container[str] = frozense
     core, end = (low[: tail.start()], tail.group(0)) if tail else (low, "")
     if not core or (_NUMERIC.fullmatch(core) and not _O_OR_I_INSIDE.fullmatch(core)):
         return low
-    return _read_leet(core, vocab) + end
-
-
-def _read_leet(core: str, vocab: Container[str]) -> str:
-    """``core``'s digits and symbols read as letters, except where they are punctuation:
-    a run of "!" ("wow!!amazing"), and a symbol between two words the vocabulary knows
-    when the word read whole is none ("me+you", "!hello"; "sh!t" and "a$$hole" fold)."""
-    if "!!" in core:
-        parts = _EXCLAMATIONS.split(core)
-        return "".join(
-            p if i % 2 else _read_leet(p, vocab) if p else p for i, p in enumerate(parts)
-        )
-    folded = core.translate(_LEET_TABLE)
-    if folded in vocab:
-        return folded
-    words = [w for w in _LEET_SYMBOL_RUN.split(core) if w]
-    if words and all(len(w) > 1 and w.isalpha() and w in vocab for w in words):
-        return core
-    return folded
+    return core.translate(_LEET_TABLE) + end
 
 
 def without_leading_mentions(text: str, whole: str | None = None) -> str:
@@ -270,7 +250,7 @@ class Normalizer:
             # (``whole`` as the passes above would have seen it: NFKC.)
             seen = text if whole is None or ascii_only else unicodedata.normalize("NFKC", whole)
             genuine = not ascii_only and _GENUINE_SCRIPT.search(seen) is not None
-            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine, self.vocab), text)
+            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine), text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
