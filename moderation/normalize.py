@@ -22,7 +22,8 @@ characters and lower-cases. What it cannot see through, and this does:
   twelve others of chat with emoji: docs/model.md, rule 30);
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
-  the model never learned them (see ``_ABBREVIATIONS``);
+  the model never learned them (see ``_ABBREVIATIONS``); and algospeak, words coined
+  to slip filters (``unalive`` for "kill", ``sewer slide`` for "suicide");
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
@@ -171,6 +172,16 @@ _ABBREVIATIONS = {
     "diaf": "die in a fire",
     "stfu": "shut the fuck up",
     "gtfo": "get the fuck out",
+    # Algospeak: words coined on video platforms to slip a filter, each meaning one thing
+    # (docs/model.md, rule 33). "kms" and "unalive myself" are about oneself; the latter
+    # is read "kill myself", as written plainly it would be.
+    "unalive": "kill",
+    "unalived": "killed",
+    "unaliving": "killing",
+    "unalives": "kills",
+    "sewerslide": "suicide",
+    "sewer slide": "suicide",
+    "sewer-slide": "suicide",
 }
 # Plain substring tests first (a case-insensitive alternation costs ~7 us a message;
 # these, under 1.5): the keys that hold no shorter key ("gkys" holds "kys").
@@ -182,7 +193,7 @@ _LEADING_MENTIONS = re.compile(r"\s*(?:@\w+(?:[.-]\w+)*[:,]?(?:\s+|$))+")
 _WORD = re.compile(r"\w")
 _ABBREVIATED = re.compile(
     # (Not inside a word, nor a mention: "@kys" names someone.)
-    r"(?<![^\W_])(?<!@)(?:" + "|".join(_ABBREVIATIONS) + r")(?![^\W_])",
+    r"(?<![^\W_])(?<!@)(?:" + "|".join(map(re.escape, _ABBREVIATIONS)) + r")(?![^\W_])",
     re.IGNORECASE,
 )
 

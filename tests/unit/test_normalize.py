@@ -58,6 +58,13 @@ def test_evasions_read_as_the_plain_word(evasive: str, plain: str) -> None:
         ("omg stfu", "omg shut the fuck up"),
         ("stfuuuu", "shut the fuck up"),
         ("Gtfo, @user", "get the fuck out, @user"),
+        ("just go unalive already", "just go kill already"),
+        ("he got unalived", "he got killed"),
+        ("UNALIVE urself", "kill urself"),
+        ("go commit sewerslide", "go commit suicide"),
+        ("go commit sewer slide", "go commit suicide"),
+        ("sewer-slide time", "suicide time"),
+        ("unaliiiive yourself", "kill yourself"),
     ],
 )
 def test_abuse_abbreviations_are_written_out(abbreviated: str, written_out: str) -> None:
@@ -73,6 +80,8 @@ def test_abuse_abbreviations_are_written_out(abbreviated: str, written_out: str)
         "stfuu",  # two of a letter is a spelling, not a stretch: left alone
         "kys2",
         "kung fu panda",
+        "the sewer is full",  # only the coined phrase
+        "@unalive said hi",
     ],
 )
 def test_abbreviation_lookalikes_stay(text: str) -> None:
