@@ -21,7 +21,7 @@ from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.hugepages import collapse_logged
-from moderation.normalize import Normalizer, drops_leading_mentions
+from moderation.normalize import Normalizer, drops_leading_mentions, spaces_glued_symbols
 from moderation.thread_choice import LengthTiming, limit_from, measure
 
 log = logging.getLogger(__name__)
@@ -207,6 +207,7 @@ class Classifier:
             Normalizer(
                 frozenset(self._tokenizer.get_vocab()),
                 leading_mentions=drops_leading_mentions(self.manifest),
+                glued_symbols=spaces_glued_symbols(self.manifest),
             )
             if settings.normalize
             else None

@@ -133,6 +133,13 @@ def parser() -> argparse.ArgumentParser:
         "read past them (default: the TrainSettings value, off; docs/model.md, rule 13)",
     )
     b.add_argument(
+        "--space-glued-symbols",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="space an emoji glued to a word off it, in training and in the model's "
+        "classifier (default: the TrainSettings value, off; docs/model.md, rule 34)",
+    )
+    b.add_argument(
         "--seed",
         type=int,
         default=None,

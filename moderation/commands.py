@@ -109,6 +109,7 @@ _BUILD_SETTING_FLAGS = (
     "period_toggle",
     "period_toggle_sources",
     "drop_leading_mentions",
+    "space_glued_symbols",
     "insert_mentions",
     "mention_sources",
     "mention_placeholder",

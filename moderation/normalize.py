@@ -159,6 +159,26 @@ def _join_if_symbols(m: re.Match[str]) -> str:
     return m.group(0)[::2] if _is_symbol(m.group(1)) else m.group(0)
 
 
+# A word character beside a character outside ASCII that is no letter, digit or space:
+# where a glued symbol may be spaced off (``space_glued_symbols``).
+_GLUED = re.compile(r"([^\W_])(?=[^\w\s\x00-\x7f])|([^\w\s\x00-\x7f])(?=[^\W_])")
+
+
+def space_glued_symbols(text: str, vocab: Container[str]) -> str:
+    """``text`` with a space between a word and a symbol glued to it that ``vocab``
+    cannot read (``idiot😂`` -> ``idiot 😂``): glued, WordPiece reads the whole word as
+    ``[UNK]``. For a model trained so (``build-model --space-glued-symbols``)."""
+
+    def spaced(m: re.Match[str]) -> str:
+        c = m.group(0)
+        symbol = m.string[m.end()] if m.group(1) is not None else c
+        if not _is_symbol(symbol) or symbol in vocab or "##" + symbol in vocab:
+            return c
+        return c + " "
+
+    return _GLUED.sub(spaced, text)
+
+
 # Chat abbreviations written out. Only those that (a) say abuse or a death wish to the
 # reader and nothing else, (b) the tokenizer breaks into meaningless pieces, and (c)
 # are no ordinary word or name: "kms" (about oneself), "fu" (kung fu, a surname),
@@ -230,14 +250,26 @@ def drops_leading_mentions(manifest: Mapping[str, Any]) -> bool:
     return bool(manifest.get("normalizer", {}).get("leading_mentions") == "drop")
 
 
+def spaces_glued_symbols(manifest: Mapping[str, Any]) -> bool:
+    """Whether the model ``manifest`` describes was trained with glued symbols spaced off."""
+    return bool(manifest.get("normalizer", {}).get("glued_symbols") == "space")
+
+
 class Normalizer:
     """Text -> text, as the model should read it; ``vocab`` picks squeezed spellings;
     ``leading_mentions``: whether the mentions a message opens with are dropped (only for
-    a model trained without them)."""
+    a model trained without them); ``glued_symbols``: whether a symbol glued to a word is
+    spaced off (only for a model trained so)."""
 
-    def __init__(self, vocab: Container[str] = frozenset(), leading_mentions: bool = False) -> None:
+    def __init__(
+        self,
+        vocab: Container[str] = frozenset(),
+        leading_mentions: bool = False,
+        glued_symbols: bool = False,
+    ) -> None:
         self.vocab = vocab
         self.leading_mentions = leading_mentions
+        self.glued_symbols = glued_symbols
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -254,6 +286,8 @@ class Normalizer:
             # digits as digits and words unbroken by invisible characters.
             text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
             text = self._read_symbols(text)
+            if self.glued_symbols:
+                text = space_glued_symbols(text, self.vocab)
         if _SPELLED_HINT.search(text):
             text = _SPELLED.sub(self._join_spelled, text)
         ascii_only = text.isascii()

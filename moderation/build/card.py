@@ -20,6 +20,7 @@ SETTING_FLAGS = {
     "period_toggle": "--period-toggle",
     "period_toggle_sources": "--period-toggle-sources",
     "drop_leading_mentions": "--drop-leading-mentions",
+    "space_glued_symbols": "--space-glued-symbols",
     "insert_mentions": "--insert-mentions",
     "mention_sources": "--mention-sources",
     "mention_placeholder": "--mention-placeholder",
@@ -67,6 +68,15 @@ def _period_toggle(settings: dict[str, Any]) -> str:
     return (
         f" The final full stop of {_pct(share)} {of}, drawn at random, was"
         " toggled (build/punctuation.py)."
+    )
+
+
+def _glued_symbols(settings: dict[str, Any]) -> str:
+    if not settings.get("space_glued_symbols", False):
+        return ""
+    return (
+        " An emoji glued to a word was spaced off it in training, and the classifier"
+        " spaces it off in a message too (model.json: normalizer; moderation/normalize.py)."
     )
 
 
@@ -259,7 +269,7 @@ def write_card(
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
         f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads."
-        f"{_linear_probe(s)}{_dropout(s)}{_period_toggle(s)}{_leading_mentions(s)}{_inserted_mentions(s)}",
+        f"{_linear_probe(s)}{_dropout(s)}{_period_toggle(s)}{_leading_mentions(s)}{_glued_symbols(s)}{_inserted_mentions(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())

@@ -182,6 +182,7 @@ def build(
     nfkc: bool = False,
     quant: str = SHIPPED_QUANT,
     drop_leading_mentions: bool = False,
+    space_glued_symbols: bool = False,
 ) -> dict[str, Any]:
     """Export, optimize and quantize ``checkpoint`` into ``out_dir``; return the manifest.
 
@@ -240,9 +241,15 @@ def build(
         "problem_type": cfg.problem_type or "single_label_classification",
         "thresholds": thresholds or {label: 0.5 for label in labels},
     }
+    normalizer: dict[str, str] = {}
     if drop_leading_mentions:
         # Trained without them: the classifier must read past them too (normalize.py).
-        manifest["normalizer"] = {"leading_mentions": "drop"}
+        normalizer["leading_mentions"] = "drop"
+    if space_glued_symbols:
+        # Trained with glued emoji spaced off: the classifier must space them off too.
+        normalizer["glued_symbols"] = "space"
+    if normalizer:
+        manifest["normalizer"] = normalizer
     (out_dir / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n")
     log.info("built %s: %s", out_dir, manifest["id"])
     return manifest

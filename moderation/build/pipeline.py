@@ -117,6 +117,7 @@ def build_model(
         nfkc=True,
         quant=quant,
         drop_leading_mentions=settings.drop_leading_mentions,
+        space_glued_symbols=settings.space_glued_symbols,
     )
     labels = manifest["labels"]
     # What a later `moderation refit-heads` must train on to match the fine-tune.

@@ -29,7 +29,7 @@ from moderation.build.metrics import best_f1_threshold, macro_f1
 from moderation.build.pooling import Pooling, head_inputs, head_logits, set_pooling
 from moderation.build.pooling import logits as pooled_logits
 from moderation.build.punctuation import with_final_period_toggled
-from moderation.normalize import without_leading_mentions
+from moderation.normalize import space_glued_symbols, without_leading_mentions
 
 if TYPE_CHECKING:
     import torch
@@ -171,6 +171,11 @@ class TrainSettings:
     # exported model (normalize.without_leading_mentions): TweetEval's "@user" opening
     # then says nothing of a message's source. False: the shipped recipe (rule 13).
     drop_leading_mentions: bool = False
+    # Space a symbol the vocabulary cannot read (an emoji) off the word it is glued to,
+    # in training and in the classifier of the exported model
+    # (normalize.space_glued_symbols): glued, WordPiece reads the word as [UNK]. False:
+    # the shipped recipe (docs/model.md, rules 30 and 34).
+    space_glued_symbols: bool = False
     # Share of the examples from the sources without mentions (mention_sources) given
     # one at random, whatever the label (build/mentions.py), so that "@" stops saying
     # "a tweet". 0: off (the shipped recipe; rule 14).
@@ -407,6 +412,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     if settings.drop_leading_mentions:
         # Before the evasion copies, which may rewrite a mention's letters.
         train_set = [replace(e, text=without_leading_mentions(e.text)) for e in train_set]
+    vocab = frozenset(tokenizer.get_vocab())
+    if settings.space_glued_symbols:
+        train_set = [replace(e, text=space_glued_symbols(e.text, vocab)) for e in train_set]
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     train_set = with_mentions_inserted(
         train_set,
@@ -421,6 +429,8 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     val_off = datasets.tweeteval(data_dir, "offensive", "val")
     if settings.drop_leading_mentions:
         val_off = [replace(e, text=without_leading_mentions(e.text)) for e in val_off]
+    if settings.space_glued_symbols:
+        val_off = [replace(e, text=space_glued_symbols(e.text, vocab)) for e in val_off]
 
     def encode(texts: list[str]) -> list[list[int]]:
         enc = tokenizer(texts, truncation=True, max_length=settings.max_length)

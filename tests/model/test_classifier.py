@@ -383,6 +383,24 @@ def _trained_without_leading_mentions(tmp_path: Path) -> Classifier:
     return Classifier(ClassifierSettings(model_dir=tmp_path, threads=1))
 
 
+def test_a_model_trained_with_glued_emoji_spaced_off_reads_them_so(
+    classifier: Classifier, tmp_path: Path
+) -> None:
+    import json
+
+    source = default_model_dir()
+    for f in source.iterdir():
+        if f.is_file() and f.name != "model.json":
+            (tmp_path / f.name).symlink_to(f)
+    manifest = {**load_manifest(source), "normalizer": {"glued_symbols": "space"}}
+    (tmp_path / "model.json").write_text(json.dumps(manifest))
+    spacing = Classifier(ClassifierSettings(model_dir=tmp_path, threads=1))
+    spaced = classifier.encode("you are such an idiot \U0001f602").ids.tolist()
+    assert spacing.encode("you are such an idiot\U0001f602").ids.tolist() == spaced
+    # The shipped model was trained with them glued, and reads the word as [UNK].
+    assert classifier.encode("you are such an idiot\U0001f602").ids.tolist() != spaced
+
+
 def test_a_model_trained_without_leading_mentions_reads_past_them(
     classifier: Classifier, tmp_path: Path
 ) -> None:

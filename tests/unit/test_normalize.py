@@ -2,7 +2,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moderation.normalize import Normalizer, drops_leading_mentions
+from moderation.normalize import (
+    Normalizer,
+    drops_leading_mentions,
+    space_glued_symbols,
+    spaces_glued_symbols,
+)
 
 VOCAB = frozenset({"idiot", "stupid", "kill", "good", "hello", "so", "no", "you", "hate"})
 norm = Normalizer(VOCAB)
@@ -177,3 +182,43 @@ def test_a_prefix_of_mentions_is_dropped_when_the_whole_message_has_words() -> N
     assert drop("@a @b ", whole=whole) == ""
     assert drop("@a @b ", whole="@a @b @c") == "@a @b "
     assert drop(whole) == "then words"
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("you idiot\U0001f602", "you idiot \U0001f602"),
+        ("\U0001f921clown\U0001f921\U0001f921 lol", "\U0001f921 clown \U0001f921\U0001f921 lol"),
+        ("dumb\U0001f480ass", "dumb \U0001f480 ass"),
+        ("hello\U0001f44b\U0001f3fdthere", "hello \U0001f44b\U0001f3fd there"),  # a skin tone
+        ("i\u2764u", "i \u2764 u"),
+        ("we won 2\u20130\U0001f389", "we won 2\u20130 \U0001f389"),  # a dash is no symbol
+        ("idiot \U0001f602", "idiot \U0001f602"),
+    ],
+)
+def test_a_model_trained_so_has_a_glued_emoji_spaced_off(text: str, read: str) -> None:
+    # Glued, WordPiece would read the whole word as [UNK] (docs/model.md, rules 29-30).
+    assert space_glued_symbols(text, VOCAB) == read
+    assert Normalizer(VOCAB, glued_symbols=True)(text) == read
+    assert norm(text) == text  # the shipped model was trained with them glued
+
+
+def test_symbols_the_vocabulary_reads_stay_glued() -> None:
+    assert space_glued_symbols("idiot\u2665", VOCAB | {"\u2665"}) == "idiot\u2665"
+    assert space_glued_symbols("idiot\u2665", VOCAB | {"##\u2665"}) == "idiot\u2665"
+    assert space_glued_symbols("idiot\u2665", VOCAB) == "idiot \u2665"
+
+
+def test_the_manifest_says_whether_glued_symbols_are_spaced_off() -> None:
+    assert spaces_glued_symbols({"normalizer": {"glued_symbols": "space"}})
+    both = {"normalizer": {"leading_mentions": "drop", "glued_symbols": "space"}}
+    assert spaces_glued_symbols(both) and drops_leading_mentions(both)
+    assert not spaces_glued_symbols({"normalizer": {"leading_mentions": "drop"}})
+    assert not spaces_glued_symbols({"labels": ["toxic"]})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab \U0001f602\u2764\U0001f3fd\u2665-"), max_size=40))
+def test_spacing_glued_symbols_only_puts_spaces_in(text: str) -> None:
+    out = space_glued_symbols(text, VOCAB | {"\u2665"})
+    assert out.replace(" ", "") == text.replace(" ", "") and out.count(" ") >= text.count(" ")

@@ -108,6 +108,8 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     assert seen["threat_threshold_on"] == "held-out-frames"
     assert main([*args, "--keep", "best_offensive_val"]) == 0
     assert seen["keep"] == "best_offensive_val"
+    assert main([*args, "--space-glued-symbols"]) == 0
+    assert seen["space_glued_symbols"] is True
     # No templates at all is a recipe too: 0 is passed on, not read as "the default".
     assert main([*args, "--template-repeat", "0"]) == 0
     assert seen["template_repeat"] == 0
@@ -116,6 +118,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     d = TrainSettings()
     assert seen["keep"] == d.keep
     assert seen["seed"] == d.seed
+    assert d.space_glued_symbols is False
     assert {name: seen[name] for name in TRAINING_SET_FLAGS} == {
         name: getattr(d, name) for name in TRAINING_SET_FLAGS
     }
