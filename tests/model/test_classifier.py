@@ -369,32 +369,28 @@ def test_a_long_message_read_from_its_prefix_has_the_whole_messages_tokens(
     assert taken > len(texts) // 2, (taken, len(texts))
 
 
-def _trained_without_leading_mentions(tmp_path: Path) -> Classifier:
-    """The shipped model's files, with a manifest saying it was trained without the
-    mentions texts open with (``--drop-leading-mentions``)."""
+def _trained_with(tmp_path: Path, normalizer: dict[str, str]) -> Classifier:
+    """The shipped model's files, with a manifest saying it was trained with the
+    normalizer options given (``--drop-leading-mentions``, ``--space-glued-symbols``)."""
     import json
 
     source = default_model_dir()
     for f in source.iterdir():
         if f.is_file() and f.name != "model.json":
             (tmp_path / f.name).symlink_to(f)
-    manifest = {**load_manifest(source), "normalizer": {"leading_mentions": "drop"}}
+    manifest = {**load_manifest(source), "normalizer": normalizer}
     (tmp_path / "model.json").write_text(json.dumps(manifest))
     return Classifier(ClassifierSettings(model_dir=tmp_path, threads=1))
+
+
+def _trained_without_leading_mentions(tmp_path: Path) -> Classifier:
+    return _trained_with(tmp_path, {"leading_mentions": "drop"})
 
 
 def test_a_model_trained_with_glued_emoji_spaced_off_reads_them_so(
     classifier: Classifier, tmp_path: Path
 ) -> None:
-    import json
-
-    source = default_model_dir()
-    for f in source.iterdir():
-        if f.is_file() and f.name != "model.json":
-            (tmp_path / f.name).symlink_to(f)
-    manifest = {**load_manifest(source), "normalizer": {"glued_symbols": "space"}}
-    (tmp_path / "model.json").write_text(json.dumps(manifest))
-    spacing = Classifier(ClassifierSettings(model_dir=tmp_path, threads=1))
+    spacing = _trained_with(tmp_path, {"glued_symbols": "space"})
     spaced = classifier.encode("you are such an idiot \U0001f602").ids.tolist()
     assert spacing.encode("you are such an idiot\U0001f602").ids.tolist() == spaced
     # The shipped model was trained with them glued, and reads the word as [UNK].
