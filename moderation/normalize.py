@@ -17,9 +17,11 @@ characters and lower-cases. What it cannot see through, and this does:
   of regional indicator letters that spells a word the vocabulary knows (``🇮🇩🇮🇴🇹``; a
   flag is two, and stays): folded to Latin;
 - single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined.
-  (An emoji glued to a word, ``idiot😂``, stays: WordPiece reads such a word as
-  ``[UNK]``, but spacing it off, tried, cost a counter-speech line while it gained
-  twelve others of chat with emoji: docs/model.md, rule 30);
+  (An emoji glued to a word, ``idiot😂``, stays, for the shipped model: WordPiece reads
+  such a word as ``[UNK]``, but spacing it off, tried, cost a counter-speech line while
+  it gained twelve others of chat with emoji: docs/model.md, rule 30. A model trained
+  with them spaced off says so in its manifest, ``"normalizer": {"glued_symbols":
+  "space"}``, and then they are spaced off: ``space_glued_symbols``);
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
   the model never learned them (see ``_ABBREVIATIONS``); and algospeak, words coined
