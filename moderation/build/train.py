@@ -412,8 +412,8 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     if settings.drop_leading_mentions:
         # Before the evasion copies, which may rewrite a mention's letters.
         train_set = [replace(e, text=without_leading_mentions(e.text)) for e in train_set]
-    vocab = frozenset(tokenizer.get_vocab())
     if settings.space_glued_symbols:
+        vocab = frozenset(tokenizer.get_vocab())
         train_set = [replace(e, text=space_glued_symbols(e.text, vocab)) for e in train_set]
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
     train_set = with_mentions_inserted(
