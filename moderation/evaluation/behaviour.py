@@ -59,6 +59,10 @@ same shape) was written on 2026-11-27 (stop 60), before any model or normalizer 
 scored on it, to judge spacing emoji off the words they are glued to (docs/model.md, rule
 30); seven lines were rewritten before scoring for four-word runs shared with training
 templates.
+A sixteenth set (106 lines of chat with emoji glued to words, of the same shape) was
+written on 2026-11-27 (stop 61), before any model or normalizer was scored on it, to
+judge dropping a glued emoji at inference (docs/model.md, rule 35); seven lines were
+rewritten before scoring for four-word runs shared with training templates.
 """
 
 from __future__ import annotations
@@ -396,6 +400,18 @@ def suite() -> list[Capability]:
                 "I know where you live, I'm bringing my gun🔫",
                 "you'll be sorry when I burn your house down🔥🔥",
                 "gonna wring your neck with my bare hands😤",
+                # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                "I'm gonna snap every bone you've got🤬",
+                "you won't get back home alive tonight, trust me🔪",
+                "sleep with one eye open from now on😈",
+                "I'll put you in the hospital next time I see you👊",
+                "someone should drown you in the lake😇",
+                "i'm going to end you, just watch😤😤",
+                "your family is gonna find you in pieces💀",
+                "I'll stab you😈 the second you turn around",
+                "talk back once more and I'm smashing your skull in🔨",
+                "wish someone would douse you in petrol and light a match😌",
             ),
         ),
         Capability(
@@ -525,6 +541,13 @@ def suite() -> list[Capability]:
                 "I'm gonna murder this burger🍔",
                 "you slayed that presentation💅",
                 "this heat is killing me ☀️☀️",
+                # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                "this workout is killing my legs😩",
+                "lol that joke slaughtered me😂",
+                "we crushed the other team tonight🏆",
+                "my phone battery just died again🙃",
+                "that exam absolutely destroyed my soul😵",
             ),
         ),
         Capability(
@@ -724,6 +747,13 @@ def suite() -> list[Capability]:
                 "coming over to yours tonight with pizza🍕",
                 "meet me by the lockers before first period 👍",
                 "we're stopping at your place on the way, text me the address🙏",
+                # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                "omw to your house now🚗",
+                "I'll be waiting outside your school at 3😊",
+                "meet u by the bus stop first thing tomorrow✌️",
+                "dropping by your office after lunch☕",
+                "I'm coming to find you at the party later🎉",
             ),
         ),
         Capability(
@@ -875,6 +905,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat written with emoji (docs/model.md, rule 30).
                     "shoutout to all the {group} in this chat❤️",
                     "my neighbours are {group} and they're the sweetest😊",
+                    # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                    "proud of the {group}🙌 who organised the food drive this week",
+                    "my coworker is a {member} and honestly the funniest person on our team😂",
                 ]
             ),
         ),
@@ -920,6 +954,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat written with emoji (docs/model.md, rule 30).
                     "I've got nothing against {group}🤷",
                     "not every {member} is like that, stop generalising🙄",
+                    # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                    "I literally have zero hate for {group}😊",
+                    "i'd never treat a {member} badly, that's not who I am🙏",
                 ]
             ),
         ),
@@ -963,6 +1001,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat written with emoji (docs/model.md, rule 30).
                     "whoever wrote that {group} are vermin needs a reality check😡",
                     "imagine thinking {group} are less human than you🤦🏽",
+                    # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                    "the guy in the comments who wants {group} shot is sick in the head🤢",
+                    "reported the post calling {group} animals, absolutely gross😤",
                 ]
             ),
         ),
@@ -1008,6 +1050,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat written with emoji (docs/model.md, rule 30).
                     "{group} are rotting this place from the inside🤮",
                     "all {group} should be locked up 😤",
+                    # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                    "{group} have been a plague on this country for years🤬",
+                    "get every last {member} out of here already😡",
                 ]
             ),
         ),
@@ -1087,6 +1133,14 @@ def suite() -> list[Capability]:
                 "ur literally the dumbest person alive🤡",
                 "what a pathetic little worm you are 😭",
                 "get lost you disgusting pig🐷",
+                # Sixteenth set (2026-11-27, stop 61, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
+                "you🫵 are the biggest clown in this server🤡",
+                "nobody cares what you think, idiot😒",
+                "you look like a melted candle lmaooo😂",
+                "imagine being this stupid🤣",
+                "you're a walking disappointment😬",
+                "go away you creepy weirdo🤢",
             ),
         ),
     ]
