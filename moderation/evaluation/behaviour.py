@@ -63,6 +63,10 @@ A sixteenth set (106 lines of chat with emoji glued to words, of the same shape)
 written on 2026-11-27 (stop 61), before any model or normalizer was scored on it, to
 judge dropping a glued emoji at inference (docs/model.md, rule 35); seven lines were
 rewritten before scoring for four-word runs shared with training templates.
+A seventeenth set (four frames of counter-speech, two each of hate toward a group,
+negated hate and benign identity mentions, over the ten groups: 100 lines) was written
+the same day, before any model was scored on it, to judge training on each hate frame
+quoted in counter-speech (docs/model.md, rule 36).
 """
 
 from __future__ import annotations
@@ -909,6 +913,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "proud of the {group}🙌 who organised the food drive this week",
                     "my coworker is a {member} and honestly the funniest person on our team😂",
+                    # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
+                    # counter-speech, hate and their neighbours (docs/model.md, rule 36).
+                    "A {member} I met on the train gave me directions to the museum.",
+                    "The captain of our debate team is one of the {group} in our year.",
                 ]
             ),
         ),
@@ -958,6 +966,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "I literally have zero hate for {group}😊",
                     "i'd never treat a {member} badly, that's not who I am🙏",
+                    # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
+                    # counter-speech, hate and their neighbours (docs/model.md, rule 36).
+                    "For the record, I've got nothing but respect for {group}.",
+                    "I don't believe for a second that {group} are dangerous.",
                 ]
             ),
         ),
@@ -1005,6 +1017,12 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "the guy in the comments who wants {group} shot is sick in the head🤢",
                     "reported the post calling {group} animals, absolutely gross😤",
+                    # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
+                    # counter-speech, hate and their neighbours (docs/model.md, rule 36).
+                    "Someone at work joked that {group} should be rounded up, and nobody laughed.",
+                    "If you think {group} are a threat to this country, you've been fed lies.",
+                    "That meme saying every {member} is a terrorist is racist garbage.",
+                    "I'm done with people who post that {group} should disappear.",
                 ]
             ),
         ),
@@ -1054,6 +1072,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "{group} have been a plague on this country for years🤬",
                     "get every last {member} out of here already😡",
+                    # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
+                    # counter-speech, hate and their neighbours (docs/model.md, rule 36).
+                    "{group} are leeches living off the rest of us.",
+                    "I'd be happy if every {member} got forced out of this town.",
                 ]
             ),
         ),
