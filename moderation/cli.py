@@ -270,6 +270,13 @@ def parser() -> argparse.ArgumentParser:
         "suite holds out (templates.BENIGN_WORD_SWAPS); default: the TrainSettings value",
     )
     b.add_argument(
+        "--quoted-hate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on each hate frame quoted in a counter-speech wrapper too, as benign "
+        "(templates.quoted_hate); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

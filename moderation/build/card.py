@@ -237,6 +237,11 @@ def write_card(
             if s.get("thing_frames")
             else ""
         )
+        + (
+            "each hate frame quoted in a counter-speech wrapper (templates.quoted_hate) = 0, "
+            if s.get("quoted_hate")
+            else ""
+        )
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",

@@ -53,7 +53,8 @@ class TrainingSets:
     (templates.thing_examples); ``kaggle_insult_negatives``: the Kaggle insults that
     name no violence as threat negatives (``insults_as_threat_negatives``);
     ``benign_verb_swap``: the benign template lines that use a word of harm the suite
-    holds out rewritten with another (templates.BENIGN_WORD_SWAPS)."""
+    holds out rewritten with another (templates.BENIGN_WORD_SWAPS); ``quoted_hate``:
+    each hate frame quoted in a counter-speech wrapper, benign (templates.quoted_hate)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
@@ -65,6 +66,7 @@ class TrainingSets:
     thing_frames: bool = False
     kaggle_insult_negatives: bool = False
     benign_verb_swap: bool = False
+    quoted_hate: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -367,6 +369,7 @@ def templates(
         threat_corpus=sets.threat_corpus,
         things=sets.thing_frames,
         benign_verb_swap=sets.benign_verb_swap,
+        quoted_hate_frames=sets.quoted_hate,
     )
     return [
         e

@@ -9,6 +9,8 @@ tests/unit/test_templates.py holds the two apart.
 
 from __future__ import annotations
 
+import hashlib
+
 from moderation.build.datasets import Example, _targets
 from moderation.evaluation.behaviour import fill_slots
 
@@ -489,6 +491,34 @@ def thing_examples() -> list[Example]:
     ]
 
 
+# Counter-speech wrappers for the hate frames (``quoted_hate``): each hateful statement
+# quoted in order to be rejected, benign (docs/model.md, rule 36).
+QUOTE_WRAPPERS = [
+    'Someone posted "{q}" in our group, so I reported it.',
+    'Whoever wrote "{q}" ought to be ashamed of themselves.',
+    '"{q}": that is nothing but bigotry.',
+    'I can\'t believe people still say "{q}" these days.',
+    'My cousin said "{q}" at dinner and we all told him he was wrong.',
+    'Comments like "{q}" get deleted here, as they should.',
+    'It makes me furious when people claim "{q}".',
+    'No one should ever have to read "{q}" about themselves.',
+]
+
+
+def quoted_hate() -> list[tuple[str, str]]:
+    """(quoted line, the hate frame it quotes) for every hate frame over every training
+    group: the statement without its final full stop, in the wrapper a hash of the
+    statement picks (fixed, so a rebuild is bit for bit)."""
+    out = []
+    for g, m in TRAIN_GROUPS:
+        for frame in HATE_FRAMES:
+            statement = frame.format(group=g, member=m).rstrip(".")
+            digest = hashlib.sha256(statement.encode("utf-8")).digest()
+            wrapper = QUOTE_WRAPPERS[int.from_bytes(digest[:8], "big") % len(QUOTE_WRAPPERS)]
+            out.append((wrapper.format(q=statement), frame))
+    return out
+
+
 def template_examples(
     broad: bool = False,
     counterfactuals: bool = False,
@@ -496,6 +526,7 @@ def template_examples(
     threat_corpus: bool = False,
     things: bool = False,
     benign_verb_swap: bool = False,
+    quoted_hate_frames: bool = False,
 ) -> list[Example]:
     """Every template example with its targets (threat implies toxic); ``broad`` adds
     the second recipe's frames (``BROAD_*``), ``counterfactuals`` the threat frames with
@@ -505,7 +536,8 @@ def template_examples(
     frames that go with it (``NEGATED_VIOLENCE_FRAMES``, ``HATE_WISH_FRAMES``), ``things``
     the hate frames with a thing as their subject, benign (``thing_examples``);
     ``benign_verb_swap`` rewrites the benign lines that use a word of harm the suite holds
-    out (``BENIGN_WORD_SWAPS``)."""
+    out (``BENIGN_WORD_SWAPS``); ``quoted_hate_frames`` adds each hate frame quoted in a
+    counter-speech wrapper, benign (``quoted_hate``)."""
     from moderation.build.threat_corpus import corpus_examples
 
     def more(frames: list[str]) -> list[str]:
@@ -557,6 +589,11 @@ def template_examples(
             Example(swap_held_out_words(e.text), e.targets, e.source) if e.targets[3] == 0 else e
             for e in out
         ]
+    if quoted_hate_frames:
+        out += [
+            Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-quoted-hate")
+            for t, _ in quoted_hate()
+        ]
     return out
 
 
@@ -585,6 +622,9 @@ def frame_of() -> dict[str, str]:
         for text in _groups([frame]):
             out.setdefault(text, frame)
     for text, frame in corpus_frames().items():
+        out.setdefault(text, frame)
+    # A quoted hate frame shares the frame it quotes: a fold holds both out.
+    for text, frame in quoted_hate():
         out.setdefault(text, frame)
     # A line rewritten by ``BENIGN_WORD_SWAPS`` keeps its frame.
     for text, frame in list(out.items()):

@@ -150,6 +150,9 @@ class TrainSettings:
     # holds out ("I'll beat you at chess next time"), so that no held-out word is trained
     # on either side (templates.BENIGN_WORD_SWAPS).
     benign_verb_swap: bool = False
+    # Train on each hate frame quoted in a counter-speech wrapper too, benign
+    # (templates.quoted_hate): every hateful statement beside a twin that rejects it.
+    quoted_hate: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"

@@ -11,8 +11,11 @@ from moderation.build import datasets
 from moderation.build.datasets import TrainingSets
 from moderation.build.templates import (
     BENIGN_WORD_SWAPS,
+    HATE_FRAMES,
+    QUOTE_WRAPPERS,
     TRAIN_GROUPS,
     frame_of,
+    quoted_hate,
     template_examples,
 )
 from moderation.evaluation.behaviour import GROUPS, suite
@@ -34,7 +37,11 @@ def test_no_evaluation_example_is_a_training_example() -> None:
     train = {
         e.text.lower()
         for e in template_examples(
-            broad=True, counterfactuals=True, threat_corpus=True, things=True
+            broad=True,
+            counterfactuals=True,
+            threat_corpus=True,
+            things=True,
+            quoted_hate_frames=True,
         )
     }
     evaluation = {t.lower() for c in suite() for t in c.examples}
@@ -54,7 +61,11 @@ def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> Non
     shared = {
         e.text: sorted(_four_grams(e.text) & suite_grams)[0]
         for e in template_examples(
-            broad=True, counterfactuals=True, threat_corpus=True, things=True
+            broad=True,
+            counterfactuals=True,
+            threat_corpus=True,
+            things=True,
+            quoted_hate_frames=True,
         )
         if _four_grams(e.text) & suite_grams
     }
@@ -112,7 +123,11 @@ def test_hate_predicates_of_the_evaluation_suite_are_not_trained_on() -> None:
     texts = [
         e.text.lower()
         for e in template_examples(
-            broad=True, counterfactuals=True, threat_corpus=True, things=True
+            broad=True,
+            counterfactuals=True,
+            threat_corpus=True,
+            things=True,
+            quoted_hate_frames=True,
         )
     ]
     assert "animals" not in _words(texts)
@@ -290,3 +305,33 @@ def test_thing_frames_are_hate_frames_word_for_word() -> None:
     from moderation.build.templates import HATE_FRAMES, HATE_WISH_FRAMES, THING_FRAMES
 
     assert set(THING_FRAMES) <= set(HATE_FRAMES + HATE_WISH_FRAMES)
+
+
+def test_each_hate_frame_is_quoted_once_per_group_in_a_fixed_wrapper() -> None:
+    quoted = quoted_hate()
+    assert len(quoted) == len(HATE_FRAMES) * len(TRAIN_GROUPS)
+    assert quoted == quoted_hate()  # no seed: a rebuild trains on the same lines
+    frames = frame_of()
+    for line, frame in quoted:
+        wrapper = next(w for w in QUOTE_WRAPPERS if re.fullmatch(_as_pattern(w), line))
+        statement = re.fullmatch(_as_pattern(wrapper), line).group(1)  # type: ignore[union-attr]
+        assert any(
+            statement == frame.format(group=g, member=m).rstrip(".") for g, m in TRAIN_GROUPS
+        )
+        assert frames[line] == frame  # held out with the frame it quotes
+    assert {
+        w for w in QUOTE_WRAPPERS if any(re.fullmatch(_as_pattern(w), t) for t, _ in quoted)
+    } == set(QUOTE_WRAPPERS)
+
+
+def test_quoted_hate_is_benign_and_only_added_when_asked() -> None:
+    plain = template_examples(threat_corpus=True)
+    more = template_examples(threat_corpus=True, quoted_hate_frames=True)
+    assert more[: len(plain)] == plain  # the recipe without it trains as before
+    added = more[len(plain) :]
+    assert [e.text for e in added] == [t for t, _ in quoted_hate()]
+    assert {e.targets for e in added} == {(0, 0, 0, 0)}
+
+
+def _as_pattern(wrapper: str) -> str:
+    return re.escape(wrapper).replace(re.escape("{q}"), "(.+)")
