@@ -24,8 +24,9 @@ characters and lower-cases. What it cannot see through, and this does:
   "space"}``, and then they are spaced off: ``space_glued_symbols``);
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
-  the model never learned them (see ``_ABBREVIATIONS``); and algospeak, words coined
-  to slip filters (``unalive`` for "kill", ``sewer slide`` for "suicide");
+  the model never learned them (see ``_ABBREVIATIONS``); algospeak, words coined
+  to slip filters (``unalive`` for "kill", ``sewer slide`` for "suicide"); and the
+  f-word without its vowel (``fck``, ``fvck``, ``fkn``: "fuck", "fucking");
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
@@ -204,6 +205,24 @@ _ABBREVIATIONS = {
     "sewerslide": "suicide",
     "sewer slide": "suicide",
     "sewer-slide": "suicide",
+    # The f-word without its vowel, or with "v" or "ph" for its sounds (rule 37): the
+    # tokenizer breaks "fck" into "fc ##k", which the model never learned; written out,
+    # the model reads the word it knows and decides as it would on the plain spelling
+    # ("fcking awesome" is read "fucking awesome"). Not "fk" alone (a club's prefix).
+    "fck": "fuck",
+    "fvck": "fuck",
+    "phuck": "fuck",
+    "fcking": "fucking",
+    "fckin": "fucking",
+    "fckn": "fucking",
+    "fvcking": "fucking",
+    "fkn": "fucking",
+    "fking": "fucking",
+    "fkin": "fucking",
+    "phucking": "fucking",
+    "fcked": "fucked",
+    "fvcked": "fucked",
+    "phucked": "fucked",
 }
 # Plain substring tests first (a case-insensitive alternation costs ~7 us a message;
 # these, under 1.5): the keys that hold no shorter key ("gkys" holds "kys").

@@ -67,6 +67,12 @@ def test_evasions_read_as_the_plain_word(evasive: str, plain: str) -> None:
         ("he got unalived", "he got killed"),
         ("UNALIVE urself", "kill urself"),
         ("go commit sewerslide", "go commit suicide"),
+        ("fck you", "fuck you"),
+        ("shut the FVCK up", "shut the fuck up"),
+        ("phuck off", "fuck off"),
+        ("this is fkn stupid", "this is fucking stupid"),
+        ("f.c.k you", "fuck you"),
+        ("u got fcked", "u got fucked"),
         ("go commit sewer slide", "go commit suicide"),
         ("sewer-slide time", "suicide time"),
         ("unaliiiive yourself", "kill yourself"),
@@ -87,6 +93,9 @@ def test_abuse_abbreviations_are_written_out(abbreviated: str, written_out: str)
         "kung fu panda",
         "the sewer is full",  # only the coined phrase
         "@unalive said hi",
+        "FK Austria won 2-0",  # "fk" alone stays: a club's prefix, a foreign key
+        "fckx",  # whole words only
+        "go f\U0001f986ck yourself",  # an emoji for a letter: not read
     ],
 )
 def test_abbreviation_lookalikes_stay(text: str) -> None:
