@@ -27,6 +27,11 @@ def _words(texts: list[str]) -> set[str]:
     return {w.strip(".,!?\"'").lower() for t in texts for w in t.split()}
 
 
+EVERY_SET = {"broad": True, "counterfactuals": True, "threat_corpus": True, "things": True}
+# Every template a build can train on, for the tests that keep training and the suite apart.
+EVERY_TEXT_SET = {**EVERY_SET, "quoted_hate_frames": True}
+
+
 def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
     train = {t.lower() for pair in TRAIN_GROUPS for t in pair}
     evaluation = {t.lower() for pair in GROUPS for t in pair}
@@ -34,16 +39,7 @@ def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
 
 
 def test_no_evaluation_example_is_a_training_example() -> None:
-    train = {
-        e.text.lower()
-        for e in template_examples(
-            broad=True,
-            counterfactuals=True,
-            threat_corpus=True,
-            things=True,
-            quoted_hate_frames=True,
-        )
-    }
+    train = {e.text.lower() for e in template_examples(**EVERY_TEXT_SET)}
     evaluation = {t.lower() for c in suite() for t in c.examples}
     assert not train & evaluation
 
@@ -60,13 +56,7 @@ def test_no_training_template_shares_four_words_in_a_row_with_the_suite() -> Non
     suite_grams = {g for c in suite() for t in c.examples for g in _four_grams(t)}
     shared = {
         e.text: sorted(_four_grams(e.text) & suite_grams)[0]
-        for e in template_examples(
-            broad=True,
-            counterfactuals=True,
-            threat_corpus=True,
-            things=True,
-            quoted_hate_frames=True,
-        )
+        for e in template_examples(**EVERY_TEXT_SET)
         if _four_grams(e.text) & suite_grams
     }
     assert not shared, list(shared.items())[:5]
@@ -87,9 +77,6 @@ def test_threat_verbs_of_the_evaluation_suite_are_not_trained_on() -> None:
         e.text for e in template_examples(broad=True, threat_corpus=True) if e.targets[3] == 1
     ]
     assert not _words(threats) & HELD_OUT_FORMS
-
-
-EVERY_SET = {"broad": True, "counterfactuals": True, "threat_corpus": True, "things": True}
 
 
 def test_the_verb_swap_leaves_no_held_out_word_of_harm_on_either_side() -> None:
@@ -120,16 +107,7 @@ def test_hate_predicates_of_the_evaluation_suite_are_not_trained_on() -> None:
     # On neither side: a held-out predicate trained only inside benign counter-speech
     # ('Saying "I hate {group}" is never okay.') teaches that it is harmless; "I hate
     # disabled people." scored 0.00 on every head of the model trained so.
-    texts = [
-        e.text.lower()
-        for e in template_examples(
-            broad=True,
-            counterfactuals=True,
-            threat_corpus=True,
-            things=True,
-            quoted_hate_frames=True,
-        )
-    ]
+    texts = [e.text.lower() for e in template_examples(**EVERY_TEXT_SET)]
     assert "animals" not in _words(texts)
     assert not [t for t in texts if "i hate " in t]
 
