@@ -187,7 +187,8 @@ def space_glued_symbols(text: str, vocab: Container[str]) -> str:
 # are no ordinary word or name: "kms" (about oneself), "fu" (kung fu, a surname),
 # "pos" (point of sale) and "wtf" (surprise as often as abuse) stay as written. None
 # occurs in the 258,145 chitchat utterances (`moderation bench normalize` measures
-# what the normalizer changes in ordinary chat).
+# what the normalizer changes in ordinary chat). Algospeak and the vowel-less f-word
+# below meet (b) and (c), not (a): they are read as their plain spellings would be.
 _ABBREVIATIONS = {
     "kys": "kill yourself",
     "gkys": "go kill yourself",
