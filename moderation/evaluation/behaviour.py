@@ -67,6 +67,11 @@ A seventeenth set (four frames of counter-speech, two each of hate toward a grou
 negated hate and benign identity mentions, over the ten groups: 100 lines) was written
 the same day, before any model was scored on it, to judge training on each hate frame
 quoted in counter-speech (docs/model.md, rule 36).
+An eighteenth set (106 lines of chat with emoji glued to words, of the sixteenth's shape)
+was written on 2026-11-27 (stop 62), before any model or normalizer was scored on it, to
+judge dropping a glued emoji by what the nudge and allow sides gain and lose together
+(docs/model.md, rule 38); four lines were rewritten before scoring for four-word runs
+shared with training templates.
 """
 
 from __future__ import annotations
@@ -416,6 +421,18 @@ def suite() -> list[Capability]:
                 "I'll stab you😈 the second you turn around",
                 "talk back once more and I'm smashing your skull in🔨",
                 "wish someone would douse you in petrol and light a match😌",
+                # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                "I'll snap your fingers one at a time😠",
+                "you're not walking away from this one, I promise you💀",
+                "next time I see you I'm putting you through a wall👊🏻",
+                "hope you choke on your food tonight🙂",
+                "gonna find out where you sleep and pay you a visit🔪",
+                "say one more thing and you'll get cut open😤",
+                "someone should shove you off the stairs, happy to help🙃",
+                "you're getting a bullet between the eyes, remember this day🔫",
+                "I'll drag you out of your car and stomp you flat😡",
+                "kill urself already nobody would notice😒",
             ),
         ),
         Capability(
@@ -552,6 +569,13 @@ def suite() -> list[Capability]:
                 "we crushed the other team tonight🏆",
                 "my phone battery just died again🙃",
                 "that exam absolutely destroyed my soul😵",
+                # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                "this traffic is murdering my patience😤",
+                "that comeback was savage, I'm dead💀",
+                "gonna kill this exam tomorrow💪",
+                "the final boss wrecked us all night😭",
+                "my feet are killing me after that hike🥾",
             ),
         ),
         Capability(
@@ -758,6 +782,13 @@ def suite() -> list[Capability]:
                 "meet u by the bus stop first thing tomorrow✌️",
                 "dropping by your office after lunch☕",
                 "I'm coming to find you at the party later🎉",
+                # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                "see you outside the cinema at 8🎬",
+                "I'll swing by your place after my shift😊",
+                "waiting for you by the school gates👀",
+                "coming round tomorrow with the tools to fix your sink🔧",
+                "heading to yours in 10, be ready😎",
             ),
         ),
         Capability(
@@ -913,6 +944,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "proud of the {group}🙌 who organised the food drive this week",
                     "my coworker is a {member} and honestly the funniest person on our team😂",
+                    # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                    "the {group} at my gym are always so welcoming🤗",
+                    "my best friend is a {member} and she's the kindest soul🥹",
                     # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
                     # counter-speech, hate and their neighbours (docs/model.md, rule 36).
                     "A {member} I met on the train gave me directions to the museum.",
@@ -966,6 +1001,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "I literally have zero hate for {group}😊",
                     "i'd never treat a {member} badly, that's not who I am🙏",
+                    # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                    "I don't have a single problem with {group}👍",
+                    "no {member} should ever be treated like that, ever😔",
                     # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
                     # counter-speech, hate and their neighbours (docs/model.md, rule 36).
                     "For the record, I've got nothing but respect for {group}.",
@@ -1017,6 +1056,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "the guy in the comments who wants {group} shot is sick in the head🤢",
                     "reported the post calling {group} animals, absolutely gross😤",
+                    # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                    "anyone saying {group} are trash needs to log off🙄",
+                    "the thread claiming {group} are criminals is disgusting, reported it🚩",
                     # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
                     # counter-speech, hate and their neighbours (docs/model.md, rule 36).
                     "Someone at work joked that {group} should be rounded up, and nobody laughed.",
@@ -1072,6 +1115,10 @@ def suite() -> list[Capability]:
                     # scored on it): chat with emoji glued to words (docs/model.md, rule 35).
                     "{group} have been a plague on this country for years🤬",
                     "get every last {member} out of here already😡",
+                    # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                    # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                    "{group} are ruining everything, send them all away🤬",
+                    "can't stand a single {member}, they all make me sick🤮",
                     # Seventeenth set (2026-11-27, stop 61, before any model was scored on it):
                     # counter-speech, hate and their neighbours (docs/model.md, rule 36).
                     "{group} are leeches living off the rest of us.",
@@ -1163,6 +1210,14 @@ def suite() -> list[Capability]:
                 "imagine being this stupid🤣",
                 "you're a walking disappointment😬",
                 "go away you creepy weirdo🤢",
+                # Eighteenth set (2026-11-27, stop 62, before any model or normalizer was
+                # scored on it): chat with emoji glued to words (docs/model.md, rule 38).
+                "you're genuinely the worst player I've ever seen, trash🗑️",
+                "shut ur mouth you clown🤡",
+                "you're so dumb it hurts to watch😭",
+                "what an absolute loser lmao😂",
+                "nobody wants you here you weirdo🙄",
+                "your face looks like a smashed potato🥔",
             ),
         ),
     ]
