@@ -16,12 +16,14 @@ characters and lower-cases. What it cannot see through, and this does:
   negative circled and negative squared capitals (``🅘🅓🅘🅞🅣``, ``🅸🅳🅸🅾🆃``), and a run
   of regional indicator letters that spells a word the vocabulary knows (``🇮🇩🇮🇴🇹``; a
   flag is two, and stays): folded to Latin;
-- single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined.
-  (An emoji glued to a word, ``idiot😂``, stays, for the shipped model: WordPiece reads
-  such a word as ``[UNK]``, but spacing it off, tried, cost a counter-speech line while
-  it gained twelve others of chat with emoji: docs/model.md, rule 30. A model trained
-  with them spaced off says so in its manifest, ``"normalizer": {"glued_symbols":
-  "space"}``, and then they are spaced off: ``space_glued_symbols``);
+- single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined;
+- an emoji or other symbol the vocabulary cannot read, glued to a word (``idiot😂``):
+  dropped, so the message reads as written without it. Glued, WordPiece reads the whole
+  word as ``[UNK]``; spaced off, the model reads an ``[UNK]`` beside the word, which the
+  shipped file was seen to be diluted by (docs/model.md, rules 29-30 and 35). A
+  spaced-out emoji stays: the file was trained on it as ``[UNK]``. A model trained with
+  glued symbols spaced off says so in its manifest, ``"normalizer": {"glued_symbols":
+  "space"}``, and then they are spaced off instead (``space_glued_symbols``);
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
   the model never learned them (see ``_ABBREVIATIONS``); algospeak, words coined
@@ -182,6 +184,25 @@ def space_glued_symbols(text: str, vocab: Container[str]) -> str:
     return _GLUED.sub(spaced, text)
 
 
+# A run of characters outside ASCII that are no letter, digit or space, touching a word
+# character on either side: where a glued symbol may be dropped (``drop_glued_symbols``).
+_GLUED_RUN = re.compile(r"(?<=[^\W_])[^\w\s\x00-\x7f]+|[^\w\s\x00-\x7f]+(?=[^\W_])")
+
+
+def drop_glued_symbols(text: str, vocab: Container[str]) -> str:
+    """``text`` with the symbols ``vocab`` cannot read dropped from a run glued to a word,
+    a run left empty becoming a space (``idiot😂`` -> ``idiot ``): glued, WordPiece reads
+    the whole word as ``[UNK]``; spaced off, the model would read an ``[UNK]`` beside it.
+    A spaced-out emoji stays. For a model trained with them glued (the shipped one)."""
+
+    def dropped(m: re.Match[str]) -> str:
+        run = m.group(0)
+        kept = "".join(c for c in run if not _is_symbol(c) or c in vocab or "##" + c in vocab)
+        return kept or " "
+
+    return _GLUED_RUN.sub(dropped, text)
+
+
 # Chat abbreviations written out. Only those that (a) say abuse or a death wish to the
 # reader and nothing else, (b) the tokenizer breaks into meaningless pieces, and (c)
 # are no ordinary word or name: "kms" (about oneself), "fu" (kung fu, a surname),
@@ -310,6 +331,8 @@ class Normalizer:
             text = self._read_symbols(text)
             if self.glued_symbols:
                 text = space_glued_symbols(text, self.vocab)
+            else:
+                text = drop_glued_symbols(text, self.vocab)
         if _SPELLED_HINT.search(text):
             text = _SPELLED.sub(self._join_spelled, text)
         ascii_only = text.isascii()

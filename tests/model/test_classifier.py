@@ -393,8 +393,10 @@ def test_a_model_trained_with_glued_emoji_spaced_off_reads_them_so(
     spacing = _trained_with(tmp_path, {"glued_symbols": "space"})
     spaced = classifier.encode("you are such an idiot \U0001f602").ids.tolist()
     assert spacing.encode("you are such an idiot\U0001f602").ids.tolist() == spaced
-    # The shipped model was trained with them glued, and reads the word as [UNK].
-    assert classifier.encode("you are such an idiot\U0001f602").ids.tolist() != spaced
+    # The shipped model was trained with them glued: it drops a glued one, and reads the
+    # message as written without it (docs/model.md, rule 35).
+    plain = classifier.encode("you are such an idiot").ids.tolist()
+    assert classifier.encode("you are such an idiot\U0001f602").ids.tolist() == plain != spaced
 
 
 def test_a_model_trained_without_leading_mentions_reads_past_them(
