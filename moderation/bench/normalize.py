@@ -29,7 +29,7 @@ EVASIONS = [
     ("small capitals", "you are an \u026a\u1d05\u026a\u1d0f\u1d1b"),
     ("boxed letters", "you are an \U0001f178\U0001f173\U0001f178\U0001f17e\U0001f183"),
     ("emoji between letters", "you are an i\U0001f602d\U0001f602i\U0001f602o\U0001f602t"),
-    # Left as written (docs/model.md, rule 30): the glued word reads as [UNK].
+    # Dropped (docs/model.md, rule 38); glued, the word read as [UNK].
     ("an emoji glued on", "you are an idiot\U0001f602"),
 ]
 
