@@ -394,7 +394,7 @@ def test_a_model_trained_with_glued_emoji_spaced_off_reads_them_so(
     spaced = classifier.encode("you are such an idiot \U0001f602").ids.tolist()
     assert spacing.encode("you are such an idiot\U0001f602").ids.tolist() == spaced
     # The shipped model was trained with them glued: it drops a glued one, and reads the
-    # message as written without it (docs/model.md, rule 35).
+    # message as written without it (docs/model.md, rules 35 and 38).
     plain = classifier.encode("you are such an idiot").ids.tolist()
     assert classifier.encode("you are such an idiot\U0001f602").ids.tolist() == plain != spaced
 
