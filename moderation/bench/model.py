@@ -4,8 +4,11 @@ Rows, all with the same weights and the same tokenizer (so only the runtime diff
 (a) PyTorch fp32 padded to 128 tokens (Roblox's baseline), (b) PyTorch fp32 with
 dynamic shapes, (c) PyTorch dynamic int8 (Roblox's final setup), (d) ONNX Runtime
 fp32, plain export, dynamic shapes, (e) ours: fused + int8 ONNX, at 1, 2 and 4
-threads, plus the steps in between. Each row is timed in its own block: interleaving
-runtimes per message lets one's spinning threads tax the next.
+threads, plus the steps in between. Each row is timed in its own blocks: interleaving
+runtimes per message lets one's spinning threads tax the next. The blocks run in rounds
+(``--rounds``), every row once a round on its share of the messages, the order rotated
+between rounds: on a shared machine one block per row, in a fixed order, let drift decide
+a comparison (one run timed the same setting 1.47 and 1.65 ms as two rows).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import random
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +53,7 @@ class Row:
     threads: int
     stats: dict[str, float]
     seconds: list[float]
+    round_p50_ms: list[float] = field(default_factory=list)
 
 
 def chat_messages(n: int, long_fraction: float, seed: int) -> list[str]:
@@ -85,6 +89,40 @@ def time_block(fn: Callable[[str], Any], texts: list[str], warmup: int) -> list[
         gc.enable()
 
 
+@dataclass
+class Variant:
+    """A row to be timed: ``fn`` tokenizes and scores one message."""
+
+    key: str
+    label: str
+    threads: int
+    fn: Callable[[str], Any]
+    n: int
+
+
+def time_rounds(
+    variants: list[Variant], texts: list[str], warmup: int, rounds: int
+) -> dict[str, list[list[float]]]:
+    """Each variant's seconds per message, a list per round: in round ``r`` every
+    variant runs on every ``rounds``-th of its first ``n`` texts from the ``r``-th, in its
+    own block (warmed up first), the order rotated by a share of the rows each round so
+    that no row always runs first or last."""
+    seconds: dict[str, list[list[float]]] = {v.key: [] for v in variants}
+    for r in range(rounds):
+        shift = r * len(variants) // rounds
+        for v in variants[shift:] + variants[:shift]:
+            log.info("timing %s, round %d of %d (%d threads)", v.key, r + 1, rounds, v.threads)
+            seconds[v.key].append(time_block(v.fn, texts[: v.n][r::rounds], warmup))
+    return seconds
+
+
+def row_of(v: Variant, per_round: list[list[float]]) -> Row:
+    """The variant's row: statistics over all its rounds, and each round's p50."""
+    pooled = [x for block in per_round for x in block]
+    p50s = [float(np.percentile(block, 50) * 1e3) for block in per_round]
+    return Row(v.key, v.label, v.threads, summarize(pooled), pooled, p50s)
+
+
 def measure_family(
     name: str,
     checkpoint: Path,
@@ -94,18 +132,20 @@ def measure_family(
     torch_rows: bool,
     base_threads: int,
     warmup: int,
+    rounds: int,
 ) -> list[Row]:
-    """Every variant of one model family, each in its own timed block."""
+    """Every variant of one model family, each in its own blocks, in ``rounds`` rounds."""
     import torch
     from transformers import DistilBertForSequenceClassification
 
+    from moderation.build.export import optimize
+    from moderation.build.quantize import quantize
+
     tok = Tok(onnx_dir, PADDED_LENGTH)
-    rows: list[Row] = []
+    variants: list[Variant] = []
 
     def add(key: str, label: str, threads: int, fn: Callable[[str], Any], n: int) -> None:
-        log.info("%s: timing %s (%d threads, %d messages)", name, key, threads, n)
-        secs = time_block(fn, texts[:n], warmup)
-        rows.append(Row(key, label, threads, summarize(secs), secs))
+        variants.append(Variant(key, label, threads, fn, n))
 
     torch.set_num_threads(base_threads)
     model: Any = DistilBertForSequenceClassification.from_pretrained(str(checkpoint))
@@ -120,8 +160,8 @@ def measure_family(
             torch_fn(model, tok, False),
             len(texts),
         )
-        quantize: Any = torch.ao.quantization.quantize_dynamic  # unannotated in torch
-        qmodel = quantize(model, {torch.nn.Linear}, dtype=torch.qint8)
+        quantize_dynamic: Any = torch.ao.quantization.quantize_dynamic  # unannotated in torch
+        qmodel = quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
         add(
             "c",
             "PyTorch dynamic int8, dynamic shape",
@@ -129,9 +169,6 @@ def measure_family(
             torch_fn(qmodel, tok, False),
             len(texts),
         )
-        del qmodel
-    del model
-    gc.collect()
     add(
         "d",
         "ORT fp32, plain export, dynamic shape",
@@ -139,11 +176,8 @@ def measure_family(
         ort_fn(fp32_plain, tok, base_threads, True, ours=False),
         len(texts),
     )
-    if torch_rows:
-        with tempfile.TemporaryDirectory() as tmp:
-            from moderation.build.export import optimize
-            from moderation.build.quantize import quantize
-
+    with tempfile.TemporaryDirectory() as tmp:
+        if torch_rows:
             unfused = Path(tmp) / "int8-unfused.onnx"
             quantize(fp32_plain, unfused)
             add(
@@ -174,32 +208,35 @@ def measure_family(
                 ort_fn(recipe, tok, base_threads, True, ours=False),
                 len(texts),
             )
-    for threads in (1, 2, 4):
-        label = f"ours: fused int8, {threads} thread{'s' if threads > 1 else ''}, spinning"
+        for threads in (1, 2, 4):
+            label = f"ours: fused int8, {threads} thread{'s' if threads > 1 else ''}, spinning"
+            add(
+                f"e{threads}",
+                label,
+                threads,
+                ort_fn(onnx_dir / "model.onnx", tok, threads, True),
+                len(texts),
+            )
         add(
-            f"e{threads}",
-            label,
-            threads,
-            ort_fn(onnx_dir / "model.onnx", tok, threads, True),
+            "e2-nospin",
+            "ours: 2 threads for every length, spinning off (the worker's setting until "
+            "2026-11-25)",
+            2,
+            ort_fn(onnx_dir / "model.onnx", tok, 2, False),
             len(texts),
         )
-    add(
-        "e2-nospin",
-        "ours: 2 threads for every length, spinning off (the worker's setting until 2026-11-25)",
-        2,
-        ort_fn(onnx_dir / "model.onnx", tok, 2, False),
-        len(texts),
-    )
-    shipped, limit = split_fn(onnx_dir / "model.onnx", tok, 2)
-    on_one = f"1 thread up to {limit} tokens, 2 above" if limit else "2 threads at every length"
-    add(
-        "e-split",
-        f"ours as shipped: {on_one} (timed at load), spinning off",
-        2,
-        shipped,
-        len(texts),
-    )
-    return rows
+        shipped, limit = split_fn(onnx_dir / "model.onnx", tok, 2)
+        on_one = f"1 thread up to {limit} tokens, 2 above" if limit else "2 threads at every length"
+        add(
+            "e-split",
+            f"ours as shipped: {on_one} (timed at load), spinning off",
+            2,
+            shipped,
+            len(texts),
+        )
+        log.info("%s: %d rows, %d rounds", name, len(variants), rounds)
+        seconds = time_rounds(variants, texts, warmup, rounds)
+    return [row_of(v, seconds[v.key]) for v in variants]
 
 
 def split_fn(path: Path, tok: Tok, threads: int) -> tuple[Callable[[str], Any], int]:
@@ -290,6 +327,7 @@ def ratio_rows(rows: list[Row]) -> list[list[str]]:
                 r.label,
                 str(r.threads),
                 f"{s['p50_ms']:.2f}",
+                " / ".join(f"{x:.2f}" for x in r.round_p50_ms) or "-",
                 f"{s['p90_ms']:.2f}",
                 f"{s['p99_ms']:.2f}",
                 f"{s['throughput_per_s']:.0f}",
@@ -305,6 +343,7 @@ HEADERS = [
     "variant",
     "threads",
     "p50 ms",
+    "p50 by round ms",
     "p90 ms",
     "p99 ms",
     "msg/s (1 stream)",
@@ -352,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--docs", default="docs/benchmarks.md", help="'' to leave the docs alone")
     p.add_argument("--skip-wide", action="store_true")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument(
+        "--rounds", type=int, default=3, help="rounds of one block per row, the order rotated"
+    )
     ns = p.parse_args(argv)
     from moderation.config import default_model_dir
 
@@ -363,14 +405,14 @@ def main(argv: list[str] | None = None) -> int:
     lengths = [tok.ids(t).shape[1] for t in texts]
     families = {
         "shipped model (width 384)": measure_family(
-            "shipped", checkpoint, model_dir, fp32_onnx, texts, True, ns.threads, 30
+            "shipped", checkpoint, model_dir, fp32_onnx, texts, True, ns.threads, 30, ns.rounds
         )
     }
     if not ns.skip_wide:
         ckpt, wide_dir, wide_plain = wide_model(ns.out / "wide")
         wide_texts = texts[: max(200, ns.messages // 2)]
         families["DistilBERT-base size (width 768, random weights)"] = measure_family(
-            "wide", ckpt, wide_dir, wide_plain, wide_texts, False, ns.threads, 20
+            "wide", ckpt, wide_dir, wide_plain, wide_texts, False, ns.threads, 20, ns.rounds
         )
         sixteen = ["word " * 14] * 300  # 14 words + [CLS] + [SEP] = 16 tokens
         wide16 = time_block(
@@ -412,7 +454,16 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "env": env,
         "families": {
-            name: [{"key": r.key, "label": r.label, "threads": r.threads, **r.stats} for r in rows]
+            name: [
+                {
+                    "key": r.key,
+                    "label": r.label,
+                    "threads": r.threads,
+                    **r.stats,
+                    "round_p50_ms": r.round_p50_ms,
+                }
+                for r in rows
+            ]
             for name, rows in families.items()
         },
     }
@@ -424,8 +475,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{env['messages']} held-out chitchat messages, "
         f"{100 * ns.long_fraction:.0f}% of them long pastes that hit the 128-token truncation "
         f"(tokens p50 {env['tokens_p50']:.0f}, p99 {env['tokens_p99']:.0f}). Latency is "
-        f"tokenize + infer per message, single stream; all rows in one run, each in its own "
-        f"block; rows (a)-(d) at {ns.threads} threads.\n\n"
+        f"tokenize + infer per message, single stream; all rows in one run, in {ns.rounds} "
+        f"rounds of one block per row, the order rotated between rounds; rows (a)-(d) at "
+        f"{ns.threads} threads.\n\n"
         + "\n\n".join(sections)
         + "\n\n![latency distributions](bench-model.png)\n"
     )
