@@ -226,7 +226,13 @@ def measure_family(
             len(texts),
         )
         shipped, limit = split_fn(onnx_dir / "model.onnx", tok, 2)
-        on_one = f"1 thread up to {limit} tokens, 2 above" if limit else "2 threads at every length"
+        on_one = (
+            "1 thread at every length"
+            if limit >= PADDED_LENGTH
+            else f"1 thread up to {limit} tokens, 2 above"
+            if limit
+            else "2 threads at every length"
+        )
         add(
             "e-split",
             f"ours as shipped: {on_one} (timed at load), spinning off",
