@@ -51,6 +51,11 @@ def _emoji_between(word: str, rng: random.Random) -> str:
     return rng.choice(_EMOJI).join(word)
 
 
+def _emoji_for_letter(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word) - 1)  # an interior letter: "id🙂ot", "f🦆ck"
+    return word[:i] + rng.choice(_EMOJI) + word[i + 1 :]
+
+
 def _small_caps(word: str, rng: random.Random) -> str:
     return "".join(_SMALL_CAPS.get(c, c) for c in word.lower())
 
@@ -72,6 +77,7 @@ EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
     "emoji between letters": (_emoji_between, False),
     "small capitals": (_small_caps, True),
     "boxed letters": (_boxed, True),
+    "emoji for a letter": (_emoji_for_letter, True),
 }
 # The kinds the build's random perturbations draw from (``datasets.with_evasions``): the
 # five the shipped model was trained with. Kinds added later are measured by ``moderation

@@ -33,6 +33,14 @@ def test_evasions_change_the_text_and_are_reproducible() -> None:
     between = evade(text, "emoji between letters", 1)
     assert between[10:21:2] == "stupid" and len(set(between[11:21:2])) == 1, between
     assert between[:10] + between[21:] == "you are a  idiot", between
+    # One interior letter of each long word in emoji: the word's ends stay, length too.
+    masked = evade(text, "emoji for a letter", 1)
+    words = masked.split()
+    assert words[:3] == ["you", "are", "a"] and len(words) == 5, masked
+    for plain, evaded in zip(["stupid", "idiot"], words[3:], strict=True):
+        assert len(evaded) == len(plain), masked
+        assert evaded[0] == plain[0] and evaded[-1] == plain[-1], masked
+        assert sum(a != b for a, b in zip(plain, evaded, strict=True)) == 1, masked
 
 
 def test_training_draws_only_the_evasions_it_was_built_with() -> None:
