@@ -196,16 +196,21 @@ def drop_glued_symbols(text: str, vocab: Container[str]) -> str:
     """``text`` with the symbols ``vocab`` cannot read dropped from a run glued to a word,
     a run left empty becoming a space (``idiot😂`` -> ``idiot ``): glued, WordPiece reads
     the whole word as ``[UNK]``; spaced off, the model would read an ``[UNK]`` beside it.
-    A spaced-out emoji stays. For a model trained with them glued (the shipped one)."""
+    Inside a word (a letter or digit on both sides) the emptied run becomes ``*``, the
+    mask tweets taught the model: ``id🙂ot`` -> ``id*ot``, not the fragments ``id ot``
+    (docs/model.md, rule 39). A spaced-out emoji stays. For a model trained with them
+    glued (the shipped one)."""
     out: list[str] = []
     done = 0
     for m in _SYMBOL_RUN.finditer(text):
         start, end = m.span()
-        if not ((start and _WORD_CHAR.match(text, start - 1)) or _WORD_CHAR.match(text, end)):
+        before = bool(start) and _WORD_CHAR.match(text, start - 1) is not None
+        after = _WORD_CHAR.match(text, end) is not None
+        if not (before or after):
             continue
         run = m.group(0)
         kept = "".join(c for c in run if not _is_symbol(c) or c in vocab or "##" + c in vocab)
-        out += (text[done:start], kept or " ")
+        out += (text[done:start], kept or ("*" if before and after else " "))
         done = end
     return "".join(out) + text[done:] if out else text
 
