@@ -31,6 +31,8 @@ EVASIONS = [
     ("emoji between letters", "you are an i\U0001f602d\U0001f602i\U0001f602o\U0001f602t"),
     # Dropped (docs/model.md, rule 38); glued, the word read as [UNK].
     ("an emoji glued on", "you are an idiot\U0001f602"),
+    # Inside a word, in place of a letter: read as a "*" mask (docs/model.md, rule 39).
+    ("an emoji for a letter", "you are an id\U0001f642ot"),
 ]
 
 
