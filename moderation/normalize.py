@@ -20,10 +20,12 @@ characters and lower-cases. What it cannot see through, and this does:
 - an emoji or other symbol the vocabulary cannot read, glued to a word (``idiot😂``):
   dropped, so the message reads as written without it. Glued, WordPiece reads the whole
   word as ``[UNK]``; spaced off, the model reads an ``[UNK]`` beside the word, which the
-  shipped file was seen to be diluted by (docs/model.md, rules 29-30, 35 and 38). A
-  spaced-out emoji stays: the file was trained on it as ``[UNK]``. A model trained with
-  glued symbols spaced off says so in its manifest, ``"normalizer": {"glued_symbols":
-  "space"}``, and then they are spaced off instead (``space_glued_symbols``);
+  shipped file was seen to be diluted by (docs/model.md, rules 29-30, 35 and 38). Inside
+  a word (``id🙂ot``, an emoji for a letter) it becomes the ``*`` mask tweets taught the
+  model, not a space that splits the word (rule 39). A spaced-out emoji stays: the file
+  was trained on it as ``[UNK]``. A model trained with glued symbols spaced off says so
+  in its manifest, ``"normalizer": {"glued_symbols": "space"}``, and then they are spaced
+  off instead (``space_glued_symbols``);
 - chat abbreviations of abuse aimed at the reader (``kys``, ``stfu``): written out,
   because the vocabulary splits them into pieces that mean nothing (``ky ##s``), so
   the model never learned them (see ``_ABBREVIATIONS``); algospeak, words coined
