@@ -226,16 +226,9 @@ def measure_family(
             len(texts),
         )
         shipped, limit = split_fn(onnx_dir / "model.onnx", tok, 2)
-        on_one = (
-            "1 thread at every length"
-            if limit >= PADDED_LENGTH
-            else f"1 thread up to {limit} tokens, 2 above"
-            if limit
-            else "2 threads at every length"
-        )
         add(
             "e-split",
-            f"ours as shipped: {on_one} (timed at load), spinning off",
+            f"ours as shipped: {threads_by_length(limit)} (timed at load), spinning off",
             2,
             shipped,
             len(texts),
@@ -243,6 +236,15 @@ def measure_family(
         log.info("%s: %d rows, %d rounds", name, len(variants), rounds)
         seconds = time_rounds(variants, texts, warmup, rounds)
     return [row_of(v, seconds[v.key]) for v in variants]
+
+
+def threads_by_length(one_thread_up_to: int) -> str:
+    """How the shipped setting splits messages between its sessions, in words."""
+    if one_thread_up_to >= PADDED_LENGTH:
+        return "1 thread at every length"
+    if one_thread_up_to:
+        return f"1 thread up to {one_thread_up_to} tokens, 2 above"
+    return "2 threads at every length"
 
 
 def split_fn(path: Path, tok: Tok, threads: int) -> tuple[Callable[[str], Any], int]:
