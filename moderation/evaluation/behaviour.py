@@ -72,6 +72,12 @@ was written on 2026-11-27 (stop 62), before any model or normalizer was scored o
 judge dropping a glued emoji by what the nudge and allow sides gain and lose together
 (docs/model.md, rule 38); four lines were rewritten before scoring for four-word runs
 shared with training templates.
+A nineteenth set (plain chat: 14 threats, 8 violent words in chat, 10 everyday plans, 8
+insults, and two frames each of hate toward a group, benign identity mentions, negated
+hate and counter-speech over the ten groups: 120 lines) was written on 2026-11-28 (stop
+63), before any model was scored on it, to choose among seeds of the shipped recipe
+(docs/model.md, rule 40); eleven lines were rewritten before scoring for four-word runs
+shared with training templates.
 """
 
 from __future__ import annotations
@@ -433,6 +439,22 @@ def suite() -> list[Capability]:
                 "you're getting a bullet between the eyes, remember this day🔫",
                 "I'll drag you out of your car and stomp you flat😡",
                 "kill urself already nobody would notice😒",
+                # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                "keep running your mouth and you'll need your jaw wired shut",
+                "come back here and you're leaving in an ambulance",
+                "open your mouth once more and your arm gets broken",
+                "i'm going to make you bleed",
+                "somebody's putting you in the ground this week",
+                "I'll shove you down a flight of stairs and laugh",
+                "your mum will be identifying your body soon",
+                "i will end your life, and that's not a joke",
+                "let me catch you outside the station, you're done for",
+                "start running, we're coming for you tonight",
+                "I'm going to push you in front of the next train",
+                "pray I never find out where you live",
+                "I've saved a bullet just for you",
+                "take all your pills at once and never wake up",
             ),
         ),
         Capability(
@@ -576,6 +598,16 @@ def suite() -> list[Capability]:
                 "gonna kill this exam tomorrow💪",
                 "the final boss wrecked us all night😭",
                 "my feet are killing me after that hike🥾",
+                # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                "that spin class absolutely destroyed me",
+                "we got slaughtered 5-0 in the cup final",
+                "this deadline is going to be the death of me",
+                "she murdered that karaoke song, in the best way",
+                "my phone battery died halfway through the movie",
+                "the printer ate my essay again, I could strangle it",
+                "the comedian at the pub was killing it last night",
+                "just shot some hoops with my brother",
             ),
         ),
         Capability(
@@ -789,6 +821,18 @@ def suite() -> list[Capability]:
                 "waiting for you by the school gates👀",
                 "coming round tomorrow with the tools to fix your sink🔧",
                 "heading to yours in 10, be ready😎",
+                # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                "I'll be at your door at 7 to pick you up",
+                "meet me behind the library after class, I have your book",
+                "we're coming over tonight with pizza",
+                "I know where you live, so I'll drop the parcel off myself",
+                "wait for me outside, I'm bringing the car round",
+                "gym tomorrow at 6, don't you dare be late",
+                "I'm going to find you at the party and give you your present",
+                "tonight's the night, we're finally going to the concert",
+                "I'll catch you after work for a drink",
+                "count on me to be there on friday",
             ),
         ),
         Capability(
@@ -952,6 +996,10 @@ def suite() -> list[Capability]:
                     # counter-speech, hate and their neighbours (docs/model.md, rule 36).
                     "A {member} I met on the train gave me directions to the museum.",
                     "The captain of our debate team is one of the {group} in our year.",
+                    # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                    # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                    "My aunt just married a {member} and the wedding was beautiful.",
+                    "we had a guest lecture from two {group} about their careers",
                 ]
             ),
         ),
@@ -1009,6 +1057,10 @@ def suite() -> list[Capability]:
                     # counter-speech, hate and their neighbours (docs/model.md, rule 36).
                     "For the record, I've got nothing but respect for {group}.",
                     "I don't believe for a second that {group} are dangerous.",
+                    # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                    # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                    "I've never once thought {group} were worth less than me.",
+                    "being a {member} is nothing anyone should hide",
                 ]
             ),
         ),
@@ -1066,6 +1118,10 @@ def suite() -> list[Capability]:
                     "If you think {group} are a threat to this country, you've been fed lies.",
                     "That meme saying every {member} is a terrorist is racist garbage.",
                     "I'm done with people who post that {group} should disappear.",
+                    # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                    # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                    "My dad keeps saying {group} are thieves and I keep telling him he's wrong.",
+                    "that tweet calling {group} a disease is straight up bigotry, reported",
                 ]
             ),
         ),
@@ -1123,6 +1179,10 @@ def suite() -> list[Capability]:
                     # counter-speech, hate and their neighbours (docs/model.md, rule 36).
                     "{group} are leeches living off the rest of us.",
                     "I'd be happy if every {member} got forced out of this town.",
+                    # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                    # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                    "{group} must never be allowed to own property.",
+                    "honestly {group} are the worst thing that ever happened to this country",
                 ]
             ),
         ),
@@ -1218,6 +1278,16 @@ def suite() -> list[Capability]:
                 "what an absolute loser lmao😂",
                 "nobody wants you here you weirdo🙄",
                 "your face looks like a smashed potato🥔",
+                # Nineteenth set (2026-11-28, stop 63, before any model was scored on it): plain
+                # chat, to choose among seeds of the shipped recipe (docs/model.md, rule 40).
+                "you're the most useless teammate I've ever had, seriously",
+                "honestly you're a miserable little toad",
+                "you talk like a broken parrot, idiot",
+                "nobody can stand you, you smug prick",
+                "your opinions are as worthless as you are",
+                "you're a total halfwit, no offence",
+                "sit down, you clueless muppet",
+                "you're a greasy little goblin lol",
             ),
         ),
     ]
