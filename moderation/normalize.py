@@ -7,7 +7,10 @@ characters and lower-cases. What it cannot see through, and this does:
   Greek ``ο`` for ``o``): folded to the Latin letter they imitate;
 - digits and symbols inside alphabetic words (``1d10t``, ``h@te``, ``$tupid``): read
   as the letters they stand for, but never in numbers, times or units (``7pm``,
-  ``2nd``, ``b12`` stay);
+  ``2nd``, ``b12`` stay). A one, ``!`` or ``|`` stands for an i or an l: where the
+  first reading is no word the vocabulary knows, the other letter is tried (``ki1l``,
+  ``|d|ot``), and letters then ones (``ki11``, ``he11``) are read as a word of four
+  letters or more the vocabulary knows, else left as a code (``a11``);
 - single letters spaced or dotted out (``i d i o t``, ``i.d.i.o.t``, ``k-y-s``):
   joined;
 - a character repeated three or more times (``idiooot``, ``stuuupid``): squeezed to
@@ -52,7 +55,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from typing import Any
 
 # Letters of other scripts that render like a Latin letter (a subset of Unicode's
@@ -83,6 +86,14 @@ _LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "
          "@": "a", "$": "s", "!": "i", "|": "l", "€": "e", "+": "t"}  # fmt: skip
 _LEET_TABLE = str.maketrans(_LEET)
 _LEET_CHARS = re.escape("".join(_LEET))
+# The characters that stand for either of two letters ("1337": a one is an l too), and
+# the other letter, tried when the first reading is no word (docs/model.md, rule 41).
+_EITHER = {"1": "l", "!": "l", "|": "i"}
+_MAX_READINGS = 8
+# A code of one or two letters and then ones ("ki11", "he11"): read as a word only when
+# a reading is a word of at least this many letters ("a11", "b1" stay codes).
+_LETTERS_THEN_ONES = re.compile(r"[a-z]{1,2}1+")
+_CODE_WORD_MIN = 4
 
 # A word holding something to fold: a look-alike letter, or a digit or symbol next to
 # a letter. Anchored at word starts, so a failed match costs one scan of its word:
@@ -275,7 +286,19 @@ _ABBREVIATED = re.compile(
 )
 
 
-def _fold_word(word: str, genuine_script: bool) -> str:
+def _readings(core: str) -> Iterator[str]:
+    """``core`` read with each of its two-way characters (``_EITHER``) as the other
+    letter: all of them first, then one at a time (at most ``_MAX_READINGS``)."""
+    where = [i for i, c in enumerate(core) if c in _EITHER]
+    flips = [where] + ([[i] for i in where] if len(where) > 1 else [])
+    for flip in flips[:_MAX_READINGS]:
+        chars = list(core)
+        for i in flip:
+            chars[i] = _EITHER[chars[i]]
+        yield "".join(chars).translate(_LEET_TABLE)
+
+
+def _fold_word(word: str, genuine_script: bool, vocab: Container[str] = frozenset()) -> str:
     low = word.lower()
     if not low.isascii():
         # Words that mix in Latin letters; and words made entirely of look-alikes,
@@ -287,9 +310,18 @@ def _fold_word(word: str, genuine_script: bool) -> str:
         return low  # a mention, or nothing to read as letters
     tail = _TRAILING.search(low)
     core, end = (low[: tail.start()], tail.group(0)) if tail else (low, "")
-    if not core or (_NUMERIC.fullmatch(core) and not _O_OR_I_INSIDE.fullmatch(core)):
+    if not core:
         return low
-    return core.translate(_LEET_TABLE) + end
+    if _NUMERIC.fullmatch(core) and not _O_OR_I_INSIDE.fullmatch(core):
+        if _LETTERS_THEN_ONES.fullmatch(core):
+            for reading in (core.translate(_LEET_TABLE), *_readings(core)):
+                if len(reading) >= _CODE_WORD_MIN and reading in vocab:
+                    return reading + end
+        return low
+    reading = core.translate(_LEET_TABLE)
+    if reading not in vocab and any(c in _EITHER for c in core):
+        reading = next((r for r in _readings(core) if r in vocab), reading)
+    return reading + end
 
 
 def without_leading_mentions(text: str, whole: str | None = None) -> str:
@@ -354,7 +386,7 @@ class Normalizer:
             # (``whole`` as the passes above would have seen it: NFKC.)
             seen = text if whole is None or ascii_only else unicodedata.normalize("NFKC", whole)
             genuine = not ascii_only and _GENUINE_SCRIPT.search(seen) is not None
-            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine), text)
+            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine, self.vocab), text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.

@@ -106,6 +106,53 @@ def test_an_emoji_for_a_letter_is_read_as_a_mask_not_as_the_letter() -> None:
     assert norm("go f\U0001f986ck yourself") == "go f*ck yourself"
 
 
+TWO_WAY_VOCAB = VOCAB | {"hell", "loser", "all", "skull"}
+two_way = Normalizer(TWO_WAY_VOCAB)
+
+
+@pytest.mark.parametrize(
+    ("evasive", "plain"),
+    [
+        # A one or a bar read as the other letter when the first reading is no word.
+        ("ki1l yourself", "kill yourself"),
+        ("you 1oser", "you loser"),
+        ("you are an |d|ot", "you are an idiot"),
+        ("I'll sku11 you", "I'll skull you"),
+        # Letters and then ones: a code, unless a reading is a word of four letters.
+        ("ki11 yourself", "kill yourself"),
+        ("go to he11", "go to hell"),
+        # The first reading stays first: "1d10t" is "idiot", not "ldlot".
+        ("1d10t", "idiot"),
+        ("sh!t", "shit"),
+    ],
+)
+def test_a_two_way_character_is_read_as_the_letter_that_makes_a_word(
+    evasive: str, plain: str
+) -> None:
+    assert two_way(evasive) == plain
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a11 of them",  # "all" has three letters: a code still
+        "take b12 and an mp3 player",
+        "the a10 road",
+        "room 101",
+        "see you at 11am",
+    ],
+)
+def test_codes_stay_codes_with_two_way_characters(text: str) -> None:
+    assert two_way(text) == text
+
+
+def test_without_a_vocabulary_a_one_is_an_i_and_a_bar_an_l() -> None:
+    plain = Normalizer()
+    assert plain("ki11 yourself") == "ki11 yourself"
+    assert plain("you are an |d|ot") == "you are an ldlot"
+    assert plain("ki1l") == "kiil"
+
+
 @pytest.mark.parametrize(
     "text",
     [
