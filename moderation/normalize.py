@@ -56,6 +56,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Container, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 # Letters of other scripts that render like a Latin letter (a subset of Unicode's
@@ -90,6 +91,30 @@ _LEET_CHARS = re.escape("".join(_LEET))
 # the other letter, tried when the first reading is no word (docs/model.md, rule 41).
 _EITHER = {"1": "l", "!": "l", "|": "i"}
 _MAX_READINGS = 8
+# Words of abuse WordPiece splits into pieces ("cunt" is "cu ##nt"): the vocabulary's
+# whole words do not hold them, so without this list "you're a c u n t" was joined to
+# "acunt" and "s1ut" read "siut". They count as words only where the normalizer checks
+# a reading of letters spelled out or of a two-way character (docs/model.md, rule 43).
+_SPLIT_WORDS = frozenset(
+    {
+        "cunt", "fag", "slut", "twat", "wanker", "retard", "dumbass", "asshat", "faggot",
+        "nigger", "moron", "skank", "hoe", "thot", "tranny", "kike", "spic", "chink",
+        "wetback", "coon", "retarded", "douche", "douchebag", "scumbag", "imbecile",
+        "idiotic", "incel", "arsehole", "autistic",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    """The vocabulary's whole words and ``_SPLIT_WORDS``: what a reading may be."""
+
+    vocab: Container[str]
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.vocab or word in _SPLIT_WORDS
+
+
 # A code of one or two letters and then ones ("ki11", "he11"): read as a word only when
 # a reading is a word of at least this many letters ("a11", "b1" stay codes).
 _LETTERS_THEN_ONES = re.compile(r"[a-z]{1,2}1+")
@@ -357,6 +382,7 @@ class Normalizer:
         glued_symbols: bool = False,
     ) -> None:
         self.vocab = vocab
+        self._words = _Words(vocab)
         self.leading_mentions = leading_mentions
         self.glued_symbols = glued_symbols
 
@@ -386,7 +412,7 @@ class Normalizer:
             # (``whole`` as the passes above would have seen it: NFKC.)
             seen = text if whole is None or ascii_only else unicodedata.normalize("NFKC", whole)
             genuine = not ascii_only and _GENUINE_SCRIPT.search(seen) is not None
-            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine, self.vocab), text)
+            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine, self._words), text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
@@ -412,12 +438,12 @@ class Normalizer:
 
     def _join_spelled(self, m: re.Match[str]) -> str:
         letters = m.group(0)[::2]
-        if m.group(1) != " " or letters.lower() in self.vocab:
+        if m.group(1) != " " or letters.lower() in self._words:
             return letters
         # Spaces are ambiguous: in "such a i d i o t" the "a" is a word of its own.
         # Keep a single letter at either end apart when the rest is a known word.
         for lo, hi in ((1, len(letters)), (0, len(letters) - 1), (1, len(letters) - 1)):
-            if hi - lo >= 3 and letters[lo:hi].lower() in self.vocab:
+            if hi - lo >= 3 and letters[lo:hi].lower() in self._words:
                 return " ".join(filter(None, (letters[:lo], letters[lo:hi], letters[hi:])))
         return letters
 

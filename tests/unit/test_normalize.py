@@ -146,6 +146,24 @@ def test_codes_stay_codes_with_two_way_characters(text: str) -> None:
     assert two_way(text) == text
 
 
+@pytest.mark.parametrize(
+    ("evasive", "plain"),
+    [
+        # Words the vocabulary splits into pieces count as words when spelled out:
+        # the article stays apart (it was joined to "acunt", "amoron").
+        ("you're a c u n t", "you're a cunt"),
+        ("what a m.o.r.o.n", "what a moron"),
+        ("such a t w a t lol", "such a twat lol"),
+        ("you s1ut", "you slut"),
+        # Elsewhere they change nothing: a word of the list is joined as any other.
+        ("c u n t", "cunt"),
+        ("a s s h a t", "asshat"),
+    ],
+)
+def test_words_the_vocabulary_splits_are_read_as_words(evasive: str, plain: str) -> None:
+    assert norm(evasive) == plain
+
+
 def test_without_a_vocabulary_a_one_is_an_i_and_a_bar_an_l() -> None:
     plain = Normalizer()
     assert plain("ki11 yourself") == "ki11 yourself"
