@@ -12,7 +12,8 @@ characters and lower-cases. What it cannot see through, and this does:
   ``|d|ot``), and letters then ones (``ki11``, ``he11``) are read as a word of four
   letters or more the vocabulary knows, else left as a code (``a11``);
 - single letters spaced or dotted out (``i d i o t``, ``i.d.i.o.t``, ``k-y-s``):
-  joined;
+  joined, a spaced "a" or "i" kept apart when the rest is a word (``a c u n t``: the
+  vocabulary's whole words, and words of abuse it splits into pieces, ``_SPLIT_WORDS``);
 - a character repeated three or more times (``idiooot``, ``stuuupid``): squeezed to
   the spelling the vocabulary knows (one or two of it), else to one;
 - letters that "fancy text" writes and NFKC leaves alone: small capitals (``ɪᴅɪᴏᴛ``),
