@@ -288,14 +288,18 @@ def by_length(model_dir: Path, fp32_plain: Path, threads: int) -> tuple[str, dic
     one_thread_up_to, _ = timed_one_thread_limit(sessions["ours-1"], sessions["ours"], 128)
     rng = np.random.default_rng(3)
     rows, data = [], {}
+    keys = list(sessions)
     for n in BY_LENGTH:
         ids = rng.integers(1000, 20000, n).astype(np.int64)
         ids[0], ids[-1] = 101, 102  # [CLS] ... [SEP]
         feed = Encoded(ids, False).feed()
         reps = 60 if n <= 32 else 25
         times: dict[str, list[float]] = {k: [] for k in sessions}
-        for _ in range(3):  # alternate blocks, so drift on a shared machine hits both
-            for key, sess in sessions.items():
+        # Alternate blocks, so drift on a shared machine hits all; the order rotated
+        # each round, so that no session always runs first.
+        for r in range(3):
+            for key in keys[r:] + keys[:r]:
+                sess = sessions[key]
                 run = lambda _t, s=sess, f=feed: s.run(None, f)  # noqa: E731
                 times[key] += time_block(run, ["x"] * reps, 5)
         p50 = {k: float(np.percentile(v, 50) * 1e3) for k, v in times.items()}
