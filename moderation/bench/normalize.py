@@ -33,6 +33,11 @@ EVASIONS = [
     ("an emoji glued on", "you are an idiot\U0001f602"),
     # Inside a word, in place of a letter: read as a "*" mask (docs/model.md, rule 39).
     ("an emoji for a letter", "you are an id\U0001f642ot"),
+    # A one or a bar read as the letter that makes a word (docs/model.md, rule 41).
+    ("a bar for an i", "you are an |d|ot"),
+    ("a one for an l", "ki11 yourself"),
+    # Spelled out after "a", a word the vocabulary splits into pieces (rule 43).
+    ("spelled after an article", "you're a c u n t"),
 ]
 
 
@@ -46,8 +51,9 @@ def _long_pastes(c: Classifier, texts: list[str], rounds: int) -> str:
 
     encode: dict[bool, list[float]] = {False: [], True: []}
     full: dict[bool, list[float]] = {False: [], True: []}
-    for _ in range(rounds):
-        for prefix in (False, True):
+    for r in range(rounds):
+        # The order flips each round, so that neither reading always runs first.
+        for prefix in (False, True) if r % 2 == 0 else (True, False):
             encode[prefix] += time_block(partial(c.encode, from_prefix=prefix), texts, 5)
             full[prefix] += time_block(partial(_scored, c, prefix=prefix), texts, 5)
     same = all(np.array_equal(c.encode(t).ids, c.encode(t, from_prefix=False).ids) for t in texts)
@@ -164,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Command: `moderation bench normalize --messages {ns.messages}`. Held-out chitchat "
         f"utterances: normalizer time per message (no model), share it changes, and the "
         f"shipped model's nudge rate without and with it (same run).\n\n{cost}\n\n"
-        f"Evasive spellings of one insult, without and with the normalizer:\n\n{evasions}\n\n"
+        f"Evasive spellings, without and with the normalizer:\n\n{evasions}\n\n"
         + _long_pastes(on, chat_messages(ns.long, 1.0, 12), rounds=3)
     )
     print(body)
