@@ -278,6 +278,12 @@ _ABBREVIATIONS = {
     "sewerslide": "suicide",
     "sewer slide": "suicide",
     "sewer-slide": "suicide",
+    # Said to one person to tell them to kill themselves (rule 44). "An hero" alone is
+    # also a learner's "a hero" ("you are an hero"), so only its imperatives.
+    "go an hero": "go commit suicide",
+    "an hero yourself": "kill yourself",
+    "toaster bath": "suicide",
+    "toasterbath": "suicide",
     # The f-word without its vowel, or with "v" or "ph" for its sounds (rule 37): the
     # tokenizer breaks "fck" into "fc ##k", which the model never learned; written out,
     # the model reads the word it knows and decides as it would on the plain spelling

@@ -77,6 +77,10 @@ def test_evasions_read_as_the_plain_word(evasive: str, plain: str) -> None:
         ("go commit sewer slide", "go commit suicide"),
         ("sewer-slide time", "suicide time"),
         ("unaliiiive yourself", "kill yourself"),
+        ("just go an hero already", "just go commit suicide already"),
+        ("an hero yourself", "kill yourself"),
+        ("commit toaster bath", "commit suicide"),
+        ("go take a toasterbath", "go take a suicide"),
     ],
 )
 def test_abuse_abbreviations_are_written_out(abbreviated: str, written_out: str) -> None:
@@ -96,6 +100,8 @@ def test_abuse_abbreviations_are_written_out(abbreviated: str, written_out: str)
         "@unalive said hi",
         "FK Austria won 2-0",  # "fk" alone stays: a club's prefix, a foreign key
         "fckx",  # whole words only
+        "you are an hero",  # a learner's "a hero": only the imperatives are written out
+        "the toaster bathroom",
     ],
 )
 def test_abbreviation_lookalikes_stay(text: str) -> None:
