@@ -147,6 +147,9 @@ _SPELLED = re.compile(r"(?<![^\W_])[^\W_]([ .\-_*])(?:[^\W_]\1)+[^\W_](?![^\W_])
 # (Variation selectors too: "❤️" is "❤" and one; the tokenizer drops them anyway.)
 _INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufe0e\ufe0f\ufeff]")
 _REPEAT = re.compile(r"([^\W\d_])\1{2,}")  # letters only: 555-1234 stays
+# The raised middle finger, any skin tone: it means one word, which the tokenizer,
+# reading [UNK] for the emoji, never sees (docs/model.md, rule 46).
+_MIDDLE_FINGER = re.compile("\U0001f595[\U0001f3fb-\U0001f3ff]?")
 
 # Cheap tests that say whether a pass could change the text at all (most chat: no).
 _LEET_HINT = re.compile(rf"[a-z][{_LEET_CHARS}][a-z0-9]|[{_LEET_CHARS}][a-z]", re.IGNORECASE)
@@ -407,6 +410,8 @@ class Normalizer:
             # The tokenizer does this too, but the passes below must see styled
             # digits as digits and words unbroken by invisible characters.
             text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+            if "\U0001f595" in text:
+                text = _MIDDLE_FINGER.sub(" fuck ", text)
             text = self._read_symbols(text)
             if self.glued_symbols:
                 text = space_glued_symbols(text, self.vocab)

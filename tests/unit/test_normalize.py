@@ -108,6 +108,17 @@ def test_abbreviation_lookalikes_stay(text: str) -> None:
     assert norm(text) == text
 
 
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("\U0001f595 you", " fuck  you"),
+        ("you\U0001f595\U0001f3fd", "you fuck "),  # glued, with a skin tone
+    ],
+)
+def test_the_middle_finger_is_read_as_its_word(text: str, read: str) -> None:
+    assert norm(text) == read
+
+
 def test_an_emoji_for_a_letter_is_read_as_a_mask_not_as_the_letter() -> None:
     assert norm("go f\U0001f986ck yourself") == "go f*ck yourself"
 
