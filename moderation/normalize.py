@@ -21,6 +21,7 @@ characters and lower-cases. What it cannot see through, and this does:
   of regional indicator letters that spells a word the vocabulary knows (``🇮🇩🇮🇴🇹``; a
   flag is two, and stays): folded to Latin;
 - single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined;
+- the raised middle finger (``🖕``): written as the word it stands for;
 - an emoji or other symbol the vocabulary cannot read, glued to a word (``idiot😂``):
   dropped, so the message reads as written without it. Glued, WordPiece reads the whole
   word as ``[UNK]``; spaced off, the model reads an ``[UNK]`` beside the word, which the
