@@ -300,6 +300,7 @@ EVASIONS = {
         "stupid": "s🤡t🤡u🤡p🤡i🤡d",
         "bitch": "b💀i💀t💀c💀h",
     },
+    "a one for l, a bar for i": {"idiot": "|d|ot", "stupid": "stup|d", "loser": "1oser"},
 }
 
 
