@@ -121,6 +121,10 @@ class _Words:
 # a reading is a word of at least this many letters ("a11", "b1" stay codes).
 _LETTERS_THEN_ONES = re.compile(r"[a-z]{1,2}1+")
 _CODE_WORD_MIN = 4
+# Letters and then ones ending a word ("contro1", "wi11"): no fold pass reads them (a
+# digit ending a word is a number: "player1"), so they are read as l or i only when
+# that makes a whole word of at least ``_CODE_WORD_MIN`` letters (rule 47).
+_ENDING_ONES = re.compile(r"(?<![^\W_])([^\W\d_]{3,})(1+)(?![^\W_])")
 
 # A word holding something to fold: a look-alike letter, or a digit or symbol next to
 # a letter. Anchored at word starts, so a failed match costs one scan of its word:
@@ -334,6 +338,23 @@ def _readings(core: str) -> Iterator[str]:
         yield "".join(chars).translate(_LEET_TABLE)
 
 
+_MAX_PIECES = 100  # more than any word has: "no split"
+
+
+def _pieces(word: str, vocab: Container[str]) -> int:
+    """How many pieces WordPiece splits ``word`` into with ``vocab`` (greedy longest
+    match first, continuations as ``##``), or ``_MAX_PIECES`` if it cannot."""
+    n, start = 0, 0
+    while start < len(word):
+        end = len(word)
+        while end > start and ("##" if start else "") + word[start:end] not in vocab:
+            end -= 1
+        if end == start:
+            return _MAX_PIECES
+        n, start = n + 1, end
+    return n
+
+
 def _fold_word(word: str, genuine_script: bool, vocab: Container[str] = frozenset()) -> str:
     low = word.lower()
     if not low.isascii():
@@ -356,7 +377,15 @@ def _fold_word(word: str, genuine_script: bool, vocab: Container[str] = frozense
         return low
     reading = core.translate(_LEET_TABLE)
     if reading not in vocab and any(c in _EITHER for c in core):
-        reading = next((r for r in _readings(core) if r in vocab), reading)
+        readings = (reading, *_readings(core))
+        if _TRIPLE.search(reading):
+            # A stretch ("talk!!ing" reads "talkiiing"): the squeeze pass reads it; a
+            # whole word among the readings still wins (rule 41).
+            reading = next((r for r in readings if r in vocab), reading)
+        else:
+            # The reading WordPiece splits least (a whole word: one piece), the first
+            # on a tie (docs/model.md, rule 47).
+            reading = min(readings, key=lambda r: _pieces(r, vocab))
     return reading + end
 
 
@@ -426,6 +455,8 @@ class Normalizer:
             seen = text if whole is None or ascii_only else unicodedata.normalize("NFKC", whole)
             genuine = not ascii_only and _GENUINE_SCRIPT.search(seen) is not None
             text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine, self._words), text)
+        if "1" in text:
+            text = _ENDING_ONES.sub(self._ending_ones, text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
@@ -444,6 +475,16 @@ class Normalizer:
         if _SPELLED_ANY_HINT.search(text):
             text = _SPELLED_ANY.sub(_join_if_symbols, text)
         return text
+
+    def _ending_ones(self, m: re.Match[str]) -> str:
+        letters, ones = m.group(1), m.group(2)
+        if letters.lower() in self._words:
+            return m.group(0)  # a word and a digit, or a slip for "!" ("too1")
+        for letter in "li":
+            word = letters.lower() + letter * len(ones)
+            if len(word) >= _CODE_WORD_MIN and word in self._words:
+                return word
+        return m.group(0)
 
     def _regional_word(self, m: re.Match[str]) -> str:
         word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in m.group(0))

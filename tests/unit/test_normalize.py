@@ -181,6 +181,29 @@ def test_words_the_vocabulary_splits_are_read_as_words(evasive: str, plain: str)
     assert norm(evasive) == plain
 
 
+PIECES_VOCAB = VOCAB | {"punish", "##ing", "control", "too", "talking", "will"}
+pieces = Normalizer(PIECES_VOCAB)
+
+
+@pytest.mark.parametrize(
+    ("evasive", "plain"),
+    [
+        # No reading is a whole word: the one WordPiece splits least ("punish ##ing").
+        ("stop pun|sh|ng them", "stop punishing them"),
+        # Ones ending a word, read as l when that makes a whole word.
+        ("gun contro1", "gun control"),
+        ("you wi11 see", "you will see"),
+        # A word and then a one stays: a slip for "!" or a number.
+        ("me too1", "me too1"),
+        ("player1 wins", "player1 wins"),
+        # A stretch is the squeeze pass's to read, not the pieces'.
+        ("that's what I'm talk!!ing about", "that's what I'm talking about"),
+    ],
+)
+def test_a_reading_is_chosen_by_its_word_pieces(evasive: str, plain: str) -> None:
+    assert pieces(evasive) == plain
+
+
 def test_without_a_vocabulary_a_one_is_an_i_and_a_bar_an_l() -> None:
     plain = Normalizer()
     assert plain("ki11 yourself") == "ki11 yourself"
