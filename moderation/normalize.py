@@ -8,9 +8,10 @@ characters and lower-cases. What it cannot see through, and this does:
 - digits and symbols inside alphabetic words (``1d10t``, ``h@te``, ``$tupid``): read
   as the letters they stand for, but never in numbers, times or units (``7pm``,
   ``2nd``, ``b12`` stay). A one, ``!`` or ``|`` stands for an i or an l: where the
-  first reading is no word the vocabulary knows, the other letter is tried (``ki1l``,
-  ``|d|ot``), and letters then ones (``ki11``, ``he11``) are read as a word of four
-  letters or more the vocabulary knows, else left as a code (``a11``);
+  first reading is no word the vocabulary knows, the reading WordPiece splits least is
+  taken (``ki1l``, ``|d|ot``, ``hom|c|des``), and letters then ones (``ki11``,
+  ``contro1``) are read as a word of four letters or more the vocabulary knows, else
+  left as they are (``a11``, ``player1``, ``too1``);
 - single letters spaced or dotted out (``i d i o t``, ``i.d.i.o.t``, ``k-y-s``):
   joined, a spaced "a" or "i" kept apart when the rest is a word (``a c u n t``: the
   vocabulary's whole words, and words of abuse it splits into pieces, ``_SPLIT_WORDS``);
