@@ -340,14 +340,38 @@ def _readings(core: str) -> Iterator[str]:
 
 
 _MAX_PIECES = 100  # more than any word has: "no split"
+# WordPiece reads a longer word as one [UNK] (``max_input_chars_per_word``), and no piece
+# of a BERT vocabulary is longer than this (the shipped one's longest: 18 letters).
+# Both bound the work a hostile word can cost (a 900-character one took 1.3 s without).
+_WORDPIECE_MAX_CHARS = 100
+_LONGEST_PIECE = 24
+# Pieces are counted only for a word a person spells out (at most this long, with at
+# most this many two-way characters), so that a hostile message full of bars costs
+# little more than a plain one.
+_PIECES_WORD_MAX = 24
+_PIECES_TWO_WAY_MAX = 3
+_PIECES_PER_MESSAGE = 8
+
+
+class _Budget:
+    """How many more words of one message may have their pieces counted."""
+
+    def __init__(self, left: int) -> None:
+        self.left = left
+
+    def take(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
 
 
 def _pieces(word: str, vocab: Container[str]) -> int:
     """How many pieces WordPiece splits ``word`` into with ``vocab`` (greedy longest
     match first, continuations as ``##``), or ``_MAX_PIECES`` if it cannot."""
+    if len(word) > _WORDPIECE_MAX_CHARS:
+        return _MAX_PIECES
     n, start = 0, 0
     while start < len(word):
-        end = len(word)
+        end = min(len(word), start + _LONGEST_PIECE)
         while end > start and ("##" if start else "") + word[start:end] not in vocab:
             end -= 1
         if end == start:
@@ -356,7 +380,12 @@ def _pieces(word: str, vocab: Container[str]) -> int:
     return n
 
 
-def _fold_word(word: str, genuine_script: bool, vocab: Container[str] = frozenset()) -> str:
+def _fold_word(
+    word: str,
+    genuine_script: bool,
+    vocab: Container[str] = frozenset(),
+    budget: _Budget | None = None,
+) -> str:
     low = word.lower()
     if not low.isascii():
         # Words that mix in Latin letters; and words made entirely of look-alikes,
@@ -379,9 +408,15 @@ def _fold_word(word: str, genuine_script: bool, vocab: Container[str] = frozense
     reading = core.translate(_LEET_TABLE)
     if reading not in vocab and any(c in _EITHER for c in core):
         readings = (reading, *_readings(core))
-        if _TRIPLE.search(reading):
-            # A stretch ("talk!!ing" reads "talkiiing"): the squeeze pass reads it; a
-            # whole word among the readings still wins (rule 41).
+        if (
+            _TRIPLE.search(reading)
+            or len(core) > _PIECES_WORD_MAX
+            or sum(c in _EITHER for c in core) > _PIECES_TWO_WAY_MAX
+            or budget is None
+            or not budget.take()
+        ):
+            # A stretch ("talk!!ing" reads "talkiiing": the squeeze pass reads it) or no
+            # word a person spells: a whole word among the readings wins (rule 41).
             reading = next((r for r in readings if r in vocab), reading)
         else:
             # The reading WordPiece splits least (a whole word: one piece), the first
@@ -455,7 +490,10 @@ class Normalizer:
             # (``whole`` as the passes above would have seen it: NFKC.)
             seen = text if whole is None or ascii_only else unicodedata.normalize("NFKC", whole)
             genuine = not ascii_only and _GENUINE_SCRIPT.search(seen) is not None
-            text = _FOLDABLE.sub(lambda m: _fold_word(m.group(0), genuine, self._words), text)
+            budget = _Budget(_PIECES_PER_MESSAGE)
+            text = _FOLDABLE.sub(
+                lambda m: _fold_word(m.group(0), genuine, self._words, budget), text
+            )
         if "1" in text:
             text = _ENDING_ONES.sub(self._ending_ones, text)
         if _TRIPLE.search(text):

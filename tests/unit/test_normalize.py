@@ -204,6 +204,14 @@ def test_a_reading_is_chosen_by_its_word_pieces(evasive: str, plain: str) -> Non
     assert pieces(evasive) == plain
 
 
+def test_pieces_are_counted_for_a_few_words_of_a_message_only() -> None:
+    # A hostile message full of bars costs about what a plain one does: past eight words
+    # a reading is chosen as rule 41 chose it (a whole word, else the first).
+    read = pieces(" ".join(["pun|sh|ng"] * 9)).split()
+    assert read == ["punishing"] * 8 + ["punlshlng"]
+    assert pieces("abcdefghij" * 3 + "|ng") == "abcdefghij" * 3 + "lng"  # too long to count
+
+
 def test_without_a_vocabulary_a_one_is_an_i_and_a_bar_an_l() -> None:
     plain = Normalizer()
     assert plain("ki11 yourself") == "ki11 yourself"
