@@ -340,14 +340,10 @@ def _readings(core: str) -> Iterator[str]:
 
 
 _MAX_PIECES = 100  # more than any word has: "no split"
-# WordPiece reads a longer word as one [UNK] (``max_input_chars_per_word``), and no piece
-# of a BERT vocabulary is longer than this (the shipped one's longest: 18 letters).
-# Both bound the work a hostile word can cost (a 900-character one took 1.3 s without).
-_WORDPIECE_MAX_CHARS = 100
-_LONGEST_PIECE = 24
 # Pieces are counted only for a word a person spells out (at most this long, with at
-# most this many two-way characters), so that a hostile message full of bars costs
-# little more than a plain one.
+# most this many two-way characters, a few words a message), so that a hostile message
+# full of bars costs little more than a plain one (a 900-character word took 1.3 s
+# before these bounds).
 _PIECES_WORD_MAX = 24
 _PIECES_TWO_WAY_MAX = 3
 _PIECES_PER_MESSAGE = 8
@@ -367,11 +363,9 @@ class _Budget:
 def _pieces(word: str, vocab: Container[str]) -> int:
     """How many pieces WordPiece splits ``word`` into with ``vocab`` (greedy longest
     match first, continuations as ``##``), or ``_MAX_PIECES`` if it cannot."""
-    if len(word) > _WORDPIECE_MAX_CHARS:
-        return _MAX_PIECES
     n, start = 0, 0
     while start < len(word):
-        end = min(len(word), start + _LONGEST_PIECE)
+        end = len(word)
         while end > start and ("##" if start else "") + word[start:end] not in vocab:
             end -= 1
         if end == start:
@@ -516,12 +510,13 @@ class Normalizer:
         return text
 
     def _ending_ones(self, m: re.Match[str]) -> str:
-        letters, ones = m.group(1), m.group(2)
-        if letters.lower() in self._words:
+        letters, ones = m.group(1).lower(), m.group(2)
+        if letters in self._words:
             return m.group(0)  # a word and a digit, or a slip for "!" ("too1")
+        # (At least three letters and a one: always _CODE_WORD_MIN letters or more.)
         for letter in "li":
-            word = letters.lower() + letter * len(ones)
-            if len(word) >= _CODE_WORD_MIN and word in self._words:
+            word = letters + letter * len(ones)
+            if word in self._words:
                 return word
         return m.group(0)
 
