@@ -335,10 +335,12 @@ def parser() -> argparse.ArgumentParser:
     ev.add_argument("--chat-messages", type=int, default=3000, help="benign chat sample")
     ev.add_argument(
         "--only",
-        choices=["behaviour"],
-        help="score only the behaviour suite again (as written, without and with a "
-        "final full stop, with mentions put in, and the labels it trips), into this CPU "
-        "kind's stored report of this model (after the suite grew)",
+        choices=["behaviour", "evasion"],
+        help="score one part again into this CPU kind's stored report of this model: "
+        "'behaviour' the suite (as written, without and with a final full stop, with "
+        "mentions put in, and the labels it trips; after the suite grew), 'evasion' the "
+        "evasion sources' splits and every evasion kind (after a kind was added or the "
+        "normalizer learned one)",
     )
     ev.add_argument(
         "--write",

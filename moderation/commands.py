@@ -195,32 +195,32 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         evaluate,
         markdown,
         reports,
-        with_behaviour_rescored,
+        rescored,
         write,
     )
     from moderation.policy import Policy
 
-    if ns.only is None and ns.data is None:
+    if ns.only != "behaviour" and ns.data is None:
         raise ModerationError(
             "eval needs --data (the shared data folder), or --only behaviour to score the "
             "suite again into a stored report"
         )
-    if ns.only is None and not ns.data.is_dir():
+    if ns.data is not None and not ns.data.is_dir():
         raise ModerationError(f"--data {ns.data}: no such folder (the shared data sets)")
     settings = classifier_settings(Source())
     classifier = Classifier(settings)
     policy = Policy.for_model(
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
-    if ns.only == "behaviour":
+    if ns.only is not None:
         kind = cpu_info().kind
         stored = reports(settings.model_dir).get(kind)
         if stored is None:
             raise ModerationError(
-                f"eval --only behaviour: no eval-{kind}.json beside the model "
+                f"eval --only {ns.only}: no eval-{kind}.json beside the model "
                 "to update: run the whole `moderation eval --write` first"
             )
-        report = with_behaviour_rescored(stored, classifier, policy)
+        report = rescored(stored, classifier, policy, ns.only, ns.data)
     else:
         report = evaluate(classifier, policy, ns.data, ns.chat_messages)
     sys.stdout.write(markdown(report))

@@ -239,17 +239,29 @@ def evaluate(
     }
 
 
-def with_behaviour_rescored(
-    stored: dict[str, Any], classifier: Classifier, policy: Policy
+# The parts `moderation eval --only` can score again into a stored report.
+RESCORABLE = ("behaviour", "evasion")
+
+
+def rescored(
+    stored: dict[str, Any],
+    classifier: Classifier,
+    policy: Policy,
+    part: str,
+    data_dir: Path | None = None,
 ) -> dict[str, Any]:
-    """``stored`` with only its behaviour suite scored again (`moderation eval --only
-    behaviour`), as written, without and with a final full stop, with mentions put in,
-    and the labels its examples trip: the suite grows more often than the data sets
-    change, and the rest of an emulated AVX2 evaluation takes the better part of an
-    hour. Only a report of this model, measured on this CPU kind at these thresholds,
-    may be updated this way."""
+    """``stored`` with one part scored again (`moderation eval --only PART`), the rest
+    kept: the behaviour suite (as written, without and with a final full stop, with
+    mentions put in, and the labels its examples trip), which grows more often than the
+    data sets change; or the evasions (the evasion sources' splits, whose caught
+    positives they rewrite, and every evasion kind), after a kind is added or the
+    normalizer learns one. The rest of an emulated AVX2 evaluation takes the better part
+    of an hour. Only a report of this model, measured on this CPU kind at these
+    thresholds, may be updated this way."""
     from moderation.cpu import cpu_info
 
+    if part not in RESCORABLE:
+        raise ModerationError(f"eval --only {part}: choose one of {', '.join(RESCORABLE)}")
     kind = cpu_info().kind
     mismatch = [
         f"{what} {was!r}, not {now!r}"
@@ -262,11 +274,23 @@ def with_behaviour_rescored(
     ]
     if mismatch:
         raise ModerationError(
-            "eval --only behaviour: the stored report measured "
+            f"eval --only {part}: the stored report measured "
             + "; ".join(mismatch)
             + ": run the whole `moderation eval` instead"
         )
-    return {**stored, **suite_rows(classifier, policy)}
+    if part == "behaviour":
+        return {**stored, **suite_rows(classifier, policy)}
+    if data_dir is None:
+        raise ModerationError("eval --only evasion needs --data (the shared data folder)")
+    rows = evasion_rows(classifier, policy, data_dir)
+    return {**stored, "splits": {**stored["splits"], **rows["splits"]}, "evasion": rows["evasion"]}
+
+
+def evasion_rows(classifier: Classifier, policy: Policy, data_dir: Path) -> dict[str, Any]:
+    """The evasion sources' split rows and every evasion kind's, as `evaluate` has them."""
+    rows = splits(classifier, policy, data_dir, EVASION_SOURCES)
+    caught = [t for name in EVASION_SOURCES for t in rows[name].pop("positive_texts_caught")]
+    return {"splits": rows, "evasion": evasion(classifier, policy, caught)}
 
 
 def markdown(report: dict[str, Any]) -> str:

@@ -82,6 +82,10 @@ def test_eval_without_data_says_what_it_needs_before_loading_the_model(tmp_path:
     assert missing.returncode == 2
     assert b"eval needs --data (the shared data folder), or --only behaviour" in missing.stderr
     assert b"loaded" not in missing.stderr  # refused before the model was read
+    evasion = subprocess.run(
+        [*base, "--only", "evasion"], capture_output=True, timeout=120, check=False
+    )
+    assert evasion.returncode == 2 and b"eval needs --data" in evasion.stderr
     wrong = subprocess.run(
         [*base, "--data", str(tmp_path / "absent")], capture_output=True, timeout=120, check=False
     )

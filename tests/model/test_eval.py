@@ -101,30 +101,51 @@ def test_benign_chat_nudge_rate_holds(classifier: Classifier, policy: Policy, ca
     assert now["nudge_rate"] <= was["nudge_rate"] + _slack(card, was["n"]) + 1e-9
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason=f"no shared data at {DATA}")
-def test_evasions_keep_recall(classifier: Classifier, policy: Policy, card: dict) -> None:
-    split_rows = run.splits_caught(classifier, policy, DATA, run.EVASION_SOURCES)
-    now = run.evasion(classifier, policy, split_rows)
-    for kind, row in now.items():
+@pytest.fixture(scope="module")
+def evasion_now(classifier: Classifier, policy: Policy) -> dict:
+    if not DATA.is_dir():
+        pytest.skip(f"no shared data at {DATA}")
+    return run.evasion_rows(classifier, policy, DATA)
+
+
+def test_evasions_keep_recall(evasion_now: dict, card: dict) -> None:
+    for kind, row in evasion_now["evasion"].items():
+        assert kind in card["evasion"], f"{kind}: not in the card: `moderation eval --only evasion`"
         floor = card["evasion"][kind]["retention"] - _slack(card, row["n"])
         assert row["n"] == card["evasion"][kind]["n"] or card["cpu_kind"] != cpu_info().kind
         assert row["retention"] >= floor - 1e-9, (kind, row["retention"], floor)
 
 
-def test_rescoring_only_the_behaviour_suite_reproduces_the_stored_rows(
-    remembering: Classifier, policy: Policy, reports: dict[str, dict]
+def test_rescoring_only_a_part_reproduces_the_stored_rows(
+    remembering: Classifier,
+    policy: Policy,
+    reports: dict[str, dict],
+    evasion_now: dict,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stored = reports.get(cpu_info().kind)
     if stored is None:
         pytest.skip(f"no eval-{cpu_info().kind}.json: nothing stored to update")
     suite_rows = ("behaviour", "final_period", "mentions", "labels")
     emptied = {k: v for k, v in stored.items() if k not in suite_rows}
-    rescored = run.with_behaviour_rescored(emptied, remembering, policy)
+    rescored = run.rescored(emptied, remembering, policy, "behaviour")
     assert rescored["behaviour"] == stored["behaviour"]
     for row in ("final_period", "mentions", "labels"):
         if row in stored:
             assert rescored[row] == stored[row], row
     assert {k: v for k, v in rescored.items() if k not in suite_rows} == emptied
+    # The evasion part, from the rows test_evasions_keep_recall scored (the same call).
+    monkeypatch.setattr(run, "evasion_rows", lambda *_: evasion_now)
+    sources = set(run.EVASION_SOURCES)
+    emptied = {k: v for k, v in stored.items() if k != "evasion"}
+    emptied["splits"] = {k: v for k, v in stored["splits"].items() if k not in sources}
+    assert run.rescored(emptied, remembering, policy, "evasion", DATA) == {
+        **stored,
+        "splits": {**emptied["splits"], **evasion_now["splits"]},
+    }
+    assert evasion_now["evasion"] == stored["evasion"]
+    for name in sources:
+        assert evasion_now["splits"][name] == stored["splits"][name], name
 
 
 def test_a_final_full_stop_flips_no_more_decisions_than_the_card_says(

@@ -60,7 +60,8 @@ class _Named:
     model_id = "m@abc"
 
 
-def test_behaviour_only_refuses_a_report_of_another_model_kind_or_thresholds() -> None:
+@pytest.mark.parametrize("part", run.RESCORABLE)
+def test_rescoring_a_part_refuses_a_report_of_another_model_kind_or_thresholds(part: str) -> None:
     from moderation.classifier import Classifier
     from moderation.cpu import cpu_info
     from moderation.errors import ModerationError
@@ -77,8 +78,24 @@ def test_behaviour_only_refuses_a_report_of_another_model_kind_or_thresholds() -
     }
     for says, stored in cases.items():
         with pytest.raises(ModerationError, match="run the whole") as caught:
-            run.with_behaviour_rescored(stored, classifier, policy)
+            run.rescored(stored, classifier, policy, part, Path("data"))
         assert says in str(caught.value)
+        assert f"eval --only {part}:" in str(caught.value)
+
+
+def test_rescoring_names_what_it_cannot_do() -> None:
+    from moderation.classifier import Classifier
+    from moderation.cpu import cpu_info
+    from moderation.errors import ModerationError
+    from moderation.policy import Policy
+
+    classifier = cast(Classifier, _Named())
+    policy = Policy({"toxic": 0.5})
+    stored = {**_report(cpu_info().kind, 0.9), "model": _Named.model_id}
+    with pytest.raises(ModerationError, match="choose one of behaviour, evasion"):
+        run.rescored(stored, classifier, policy, "splits", Path("data"))
+    with pytest.raises(ModerationError, match="--only evasion needs --data"):
+        run.rescored(stored, classifier, policy, "evasion")
 
 
 def test_identity_capabilities_are_counted_per_group_and_tabled_in_the_card() -> None:
