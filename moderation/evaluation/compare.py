@@ -71,6 +71,8 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
     probes.update(dict.fromkeys(candidate.get("mentions", {}).get("probes", {})))
     for probe in probes:
         yield (f"mention `{probe}`: flips", _get("mentions", "probes", probe, "flips"), "count")
+    yield ("chat shorthand: flips", _get("shorthand", "flips"), "count")
+    yield ("chat shorthand: away from expected", _get("shorthand", "away_from_expected"), "count")
     off = dict.fromkeys(base.get("labels", {}).get("off_label", {}))
     off.update(dict.fromkeys(candidate.get("labels", {}).get("off_label", {})))
     for key in off:

@@ -11,6 +11,9 @@ import re
 from collections.abc import Callable
 
 _LEET = {"a": "4", "e": "3", "i": "1", "o": "0", "s": "$", "t": "7"}
+# The other way round for the two letters a one or a bar can stand for (docs/model.md,
+# rule 41): "1oser", "|d|ot".
+_TWO_WAY = {"l": "1", "i": "|"}
 _LOOKALIKE = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "i": "\u0456", "c": "\u0441"}
 _WORD = re.compile(r"[A-Za-z]{4,}")
 # Emoji as chat glues them on, one code point each (no variation selector).
@@ -21,6 +24,10 @@ _SMALL_CAPS = dict(zip("abcdefghijklmnoprstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊ�
 
 def _leet(word: str, rng: random.Random) -> str:
     return "".join(_LEET.get(c, c) if rng.random() < 0.7 else c for c in word)
+
+
+def _two_way(word: str, rng: random.Random) -> str:
+    return "".join(_TWO_WAY.get(c, c) if rng.random() < 0.7 else c for c in word)
 
 
 def _lookalike(word: str, rng: random.Random) -> str:
@@ -78,6 +85,7 @@ EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
     "small capitals": (_small_caps, True),
     "boxed letters": (_boxed, True),
     "emoji for a letter": (_emoji_for_letter, True),
+    "a one for l, a bar for i": (_two_way, True),
 }
 # The kinds the build's random perturbations draw from (``datasets.with_evasions``): the
 # five the shipped model was trained with. Kinds added later are measured by ``moderation

@@ -11,10 +11,15 @@ Every example is scored with a mention put in as well (``MENTION_PROBES``: befor
 after a greeting, at its end): whom a message answers says nothing of what it says, yet
 a model trained on tweets that open with "@user" reads a mention as a tweet's mark
 (rules 12-14).
+
+Every example that chat shorthand changes ("you" -> "u", "your" -> "ur") is scored
+rewritten as well (``shorthand``): the threat and insult rows learned from text written
+with "you", and chat is not written so (rule 48).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -88,3 +93,61 @@ def mentions(decide: Callable[[str], str]) -> dict[str, Any]:
             "capabilities": per_cap,
         }
     return {"n": len(plain), "probes": probes}
+
+
+# Whole words, longest first; "you are" before "you" and "are".
+_SHORTHAND = (
+    ("you are", "u r"),
+    ("you're", "ur"),
+    ("yourselves", "urselves"),
+    ("yourself", "urself"),
+    ("your", "ur"),
+    ("you", "u"),
+    ("are", "r"),
+)
+_SHORTHAND_WORDS = re.compile(
+    r"\b(?:" + "|".join(re.escape(w) for w, _ in _SHORTHAND) + r")\b", re.IGNORECASE
+)
+_SHORT = dict(_SHORTHAND)
+
+
+def shorthand(text: str) -> str:
+    """``text`` as chat writes it: "you" as "u", "your" and "you're" as "ur", "yourself"
+    as "urself", "are" as "r"; a first capital kept ("You" -> "U")."""
+
+    def short(m: re.Match[str]) -> str:
+        word = m.group(0)
+        out = _SHORT[word.lower()]
+        return out[0].upper() + out[1:] if word[0].isupper() else out
+
+    return _SHORTHAND_WORDS.sub(short, text)
+
+
+def shorthand_flips(decide: Callable[[str], str]) -> dict[str, Any]:
+    """Of the suite examples ``shorthand`` changes: how many are decided otherwise
+    rewritten (in all and per capability), how many of those move towards the expected
+    decision and how many away, and the rewritten examples passed; by ``decide``."""
+    rows: dict[str, Any] = {}
+    toward = away = passed = 0
+    for cap in suite():
+        n = flips = 0
+        for text in cap.examples:
+            short = shorthand(text)
+            if short == text:
+                continue
+            n += 1
+            got = decide(short)
+            passed += got == cap.expected
+            if got != decide(text):
+                flips += 1
+                toward += got == cap.expected
+                away += got != cap.expected
+        rows[cap.name] = {"n": n, "flips": flips}
+    return {
+        "n": sum(r["n"] for r in rows.values()),
+        "flips": toward + away,
+        "toward_expected": toward,
+        "away_from_expected": away,
+        "passed": passed,
+        "capabilities": rows,
+    }

@@ -66,11 +66,17 @@ def mentions(classifier: Classifier, policy: Policy) -> dict[str, Any]:
     return invariance.mentions(lambda text: _decide(classifier, policy, text))
 
 
+def shorthand(classifier: Classifier, policy: Policy) -> dict[str, Any]:
+    """Every suite example that chat shorthand changes, decided as written and rewritten
+    (evaluation/invariance.py): the decisions the shorthand alone changes."""
+    return invariance.shorthand_flips(lambda text: _decide(classifier, policy, text))
+
+
 def suite_rows(classifier: Classifier, policy: Policy) -> dict[str, Any]:
     """The behaviour suite's rows (``behaviour``, ``final_period``, ``mentions``,
-    ``labels``), each distinct text classified once: the other measures read the suite
-    as written again, and one of an example's two full-stop forms is usually the text as
-    written. A decision is ``nudge`` exactly when some label trips."""
+    ``shorthand``, ``labels``), each distinct text classified once: the other measures
+    read the suite as written again, and one of an example's two full-stop forms is
+    usually the text as written. A decision is ``nudge`` exactly when some label trips."""
     tripped: dict[str, tuple[str, ...]] = {}
 
     def trips(text: str) -> tuple[str, ...]:
@@ -85,6 +91,7 @@ def suite_rows(classifier: Classifier, policy: Policy) -> dict[str, Any]:
         "behaviour": behaviour(classifier, policy, decide=decide),
         "final_period": invariance.final_period(decide),
         "mentions": invariance.mentions(decide),
+        "shorthand": invariance.shorthand_flips(decide),
         "labels": labels.labels_tripped(trips, list(policy.thresholds)),
     }
 
@@ -235,6 +242,7 @@ def evaluate(
         "benign_chat": benign_chat(classifier, policy, chat_limit),
         "final_period": suite_part["final_period"],
         "mentions": suite_part["mentions"],
+        "shorthand": suite_part["shorthand"],
         "labels": suite_part["labels"],
     }
 
@@ -336,6 +344,8 @@ def markdown(report: dict[str, Any]) -> str:
         lines += ["", *_final_period_lines(report["final_period"])]
     if "mentions" in report:
         lines += ["", *_mention_lines(report["mentions"])]
+    if "shorthand" in report:
+        lines += ["", *_shorthand_lines(report["shorthand"])]
     if "labels" in report:
         lines += ["", *_label_lines(report["labels"])]
     return "\n".join(lines) + "\n"
@@ -367,6 +377,25 @@ def _mention_lines(inv: dict[str, Any]) -> list[str]:
             f"| `{probe}` | {r['flips']} of {n} | {r['toward_expected']} |"
             f" {r['away_from_expected']} | {r['passed']}/{n} |"
         )
+    return lines
+
+
+def _shorthand_lines(inv: dict[str, Any]) -> list[str]:
+    """The shorthand table: each suite example that chat shorthand changes ("u", "ur",
+    "urself", "r"), as written and rewritten."""
+    lines = [
+        "| written in chat shorthand (suite examples it changes) | flips |",
+        "|---|---|",
+    ]
+    for name, r in inv["capabilities"].items():
+        if r["n"]:
+            lines.append(f"| {name} | {r['flips']} of {r['n']} |")
+    lines += [
+        f"| all | {inv['flips']} of {inv['n']} |",
+        "",
+        f"Of those flips {inv['toward_expected']} move towards the expected decision and"
+        f" {inv['away_from_expected']} away; rewritten, {inv['passed']} of {inv['n']} pass.",
+    ]
     return lines
 
 

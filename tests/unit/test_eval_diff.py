@@ -77,6 +77,16 @@ def test_mention_flips_show_per_probe_either_report_has() -> None:
     assert "| mention `{} @sam`: flips | - | 9 |  |" in text
 
 
+def test_shorthand_flips_show_where_a_report_has_them() -> None:
+    old, new = _report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88)
+    assert "shorthand" not in diff_table(old, new)
+    old["shorthand"] = {"n": 1028, "flips": 158, "away_from_expected": 110}
+    new["shorthand"] = {"n": 1028, "flips": 3, "away_from_expected": 3}
+    text = diff_table(old, new)
+    assert "| chat shorthand: flips | 158 | 3 | -155 |" in text
+    assert "| chat shorthand: away from expected | 110 | 3 | -107 |" in text
+
+
 def test_off_label_counts_show_per_capability_and_label() -> None:
     old, new = _report("m@a", 87, 5, 0.88), _report("m@b", 84, 12, 0.88)
     assert "off-label" not in diff_table(old, new)

@@ -1,4 +1,5 @@
-"""The final-full-stop invariance measure of `moderation eval` (evaluation/invariance.py)."""
+"""The invariance measures of `moderation eval` (evaluation/invariance.py): a final full
+stop, a mention put in, chat shorthand."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from moderation.evaluation.invariance import (
     MENTION_PROBES,
     final_period,
     mentions,
+    shorthand,
+    shorthand_flips,
     with_final_period,
     without_final_period,
 )
@@ -89,3 +92,43 @@ def test_a_judge_that_reads_a_mention_as_abuse_flips_what_it_allowed() -> None:
         assert row["toward_expected"] == row["passed"] == nudged
         assert row["away_from_expected"] == sum(allowed.values())
         assert all(row["capabilities"][name] == k for name, k in allowed.items())
+
+
+@pytest.mark.parametrize(
+    ("text", "short"),
+    [
+        ("I will find you and hurt you", "I will find u and hurt u"),
+        ("You are dead to me", "U r dead to me"),
+        ("you're a loser, watch your back", "ur a loser, watch ur back"),
+        ("go hang yourself", "go hang urself"),
+        ("Yourselves first. ARE you sure?", "Urselves first. R u sure?"),
+        ("youth square, bayou, aren't", "youth square, bayou, aren't"),
+    ],
+)
+def test_shorthand_rewrites_whole_words_and_keeps_a_first_capital(text: str, short: str) -> None:
+    assert shorthand(text) == short
+
+
+def test_a_judge_blind_to_shorthand_flips_nothing_and_counts_only_changed_examples() -> None:
+    answers = {shorthand(t): cap.expected for cap in suite() for t in cap.examples}
+    report = shorthand_flips(lambda text: answers[shorthand(text)])
+    changed = {cap.name: sum(shorthand(t) != t for t in cap.examples) for cap in suite()}
+    assert report["capabilities"] == {name: {"n": n, "flips": 0} for name, n in changed.items()}
+    assert report["n"] == sum(changed.values()) > 500
+    assert (report["flips"], report["passed"]) == (0, report["n"])
+
+
+def test_a_judge_that_reads_shorthand_as_harmless_flips_what_it_nudged() -> None:
+    short = re.compile(r"\b(?:u|ur|urself|r)\b", re.IGNORECASE)
+    report = shorthand_flips(lambda text: "allow" if short.search(text) else "nudge")
+    nudge_caps = {cap.name for cap in suite() if cap.expected == "nudge"}
+    # Unless the example holds shorthand as written: then it was allowed already.
+    held = sum(
+        1
+        for cap in suite()
+        for t in cap.examples
+        if shorthand(t) != t and short.search(t) and cap.name in nudge_caps
+    )
+    flipped_nudges = sum(r["n"] for name, r in report["capabilities"].items() if name in nudge_caps)
+    assert report["away_from_expected"] == flipped_nudges - held
+    assert report["toward_expected"] == report["flips"] - report["away_from_expected"]
