@@ -312,6 +312,74 @@ _ABBREVIATIONS = {
     "fvcked": "fucked",
     "phucked": "fucked",
 }
+# Single letters chat writes as words: "u" (you), "r" (are), "y" (why), "c" (see), and
+# the words "a" and "i". A spaced run of these alone is no word spelled out ("u r a
+# loser", "y r u so mean", "i c u"). Up to three of ``_LEADING_WORDS`` starting a run are
+# kept apart from the word the rest spells ("u r a b i t c h"); not "i", "n" or "c",
+# which begin and end words ("u n a t t r a c t i v e" is one word, not "u n
+# attractive"). No word of abuse is spelled with these letters alone.
+_CHAT_LETTERS = frozenset("aciruy")
+_LEADING_WORDS = frozenset("aruy")
+
+
+def _chat_words(letters: str) -> bool:
+    return all(c in _LEADING_WORDS for c in letters.lower())
+
+
+def _spelled_cuts(n: int) -> list[tuple[int, int]]:
+    """Where a spelled run of ``n`` letters may be cut into letters kept apart and a
+    word of at least three: up to three at the start and one at the end, the fewest
+    apart first."""
+    cuts = [(lo, n - tail) for lo in range(4) for tail in range(2) if lo + tail > 0]
+    return sorted(
+        ((lo, hi) for lo, hi in cuts if hi - lo >= 3), key=lambda c: (c[0] + n - c[1], -c[0])
+    )
+
+
+_SPELLED_CUTS = {n: _spelled_cuts(n) for n in range(3, 33)}
+
+# Chat shorthand for "you" and its kin, read as the words (rule 48): the threat and
+# insult rows learned from text written with "you", and read "u" as milder. Whole words
+# only: not in a handle or hashtag, "U.S.", "R&B", "U-turn", "u2", "'u'" or a masked
+# word ("f*u"); "u'll", "u're", "u've" and "u'd" are read. A capital "R" stays (the
+# language, "Toys R Us").
+_SHORTHAND = re.compile(
+    r"(?<![\w@#'\u2019.&*-])(?:urselves|urself|ur|u|r)"
+    r"(?![\w&*-]|['\u2019](?!(?:ll|re|ve|d)\b)|\.\w)",
+    re.IGNORECASE,
+)
+_SHORT_FOR = {"u": "you", "r": "are", "urself": "yourself", "urselves": "yourselves"}
+# "ur" is "you're" before these (an article or determiner, "not", an adverb of degree
+# or time, "going to" and its kin: what follows "you're" and not "your"), else "your".
+_YOU_ARE_BEFORE = re.compile(
+    r"\s+(?:a|an|the|no|all|not|so|such|too|very|really|literally|just|always|never|"
+    r"still|actually|probably|definitely|clearly|obviously|honestly|seriously|gonna|"
+    r"going|being|kidding|joking|welcome)\b",
+    re.IGNORECASE,
+)
+
+
+# A film's rating ("rated r", "r rated") and a university ("the U") are no shorthand.
+_RATED_AFTER = re.compile(r"\s+rated\b", re.IGNORECASE)
+_RATED_BEFORE = re.compile(r"\b(?:rated|the)\s+$", re.IGNORECASE)
+
+
+def _read_shorthand(m: re.Match[str]) -> str:
+    word = m.group(0)
+    low = word.lower()
+    if word == "R" or (
+        len(low) == 1
+        and (
+            _RATED_BEFORE.search(m.string, max(0, m.start() - 7), m.start())
+            or (low == "r" and _RATED_AFTER.match(m.string, m.end()))
+        )
+    ):
+        return word
+    if low == "ur":
+        return "you're" if _YOU_ARE_BEFORE.match(m.string, m.end()) else "your"
+    return _SHORT_FOR[low]
+
+
 # Plain substring tests first (a case-insensitive alternation costs ~7 us a message;
 # these, under 1.5): the keys that hold no shorter key ("gkys" holds "kys").
 _ABBREVIATION_HINTS = tuple(
@@ -492,6 +560,7 @@ class Normalizer:
             text = _ENDING_ONES.sub(self._ending_ones, text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
+        text = _SHORTHAND.sub(_read_shorthand, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
         low = text.lower()
         if any(hint in low for hint in _ABBREVIATION_HINTS):
@@ -526,14 +595,20 @@ class Normalizer:
 
     def _join_spelled(self, m: re.Match[str]) -> str:
         letters = m.group(0)[::2]
-        if m.group(1) != " " or letters.lower() in self._words:
+        low = letters.lower()
+        if m.group(1) != " " or low in self._words or low in _SHORT_FOR:
             return letters
-        # Spaces are ambiguous: in "such a i d i o t" the "a" is a word of its own.
-        # Keep a single letter at either end apart when the rest is a known word.
-        for lo, hi in ((1, len(letters)), (0, len(letters) - 1), (1, len(letters) - 1)):
-            if hi - lo >= 3 and letters[lo:hi].lower() in self._words:
-                return " ".join(filter(None, (letters[:lo], letters[lo:hi], letters[hi:])))
-        return letters
+        # Spaces are ambiguous: in "such a i d i o t" the "a" is a word of its own, and
+        # in "u r a b i t c h" so are "u", "r" and "a" (rule 48). Keep a single letter
+        # at either end apart, or up to three that chat writes as words at the start,
+        # when the rest is a known word; the fewest kept apart first.
+        n = len(letters)
+        for lo, hi in _SPELLED_CUTS.get(n) or _spelled_cuts(n):
+            if (lo < 2 or _chat_words(letters[:lo])) and low[lo:hi] in self._words:
+                return " ".join([*letters[:lo], letters[lo:hi], *letters[hi:]])
+        # Only letters that chat writes as words ("u r a loser", "y r u", "i c u"):
+        # as written.
+        return m.group(0) if all(c in _CHAT_LETTERS for c in low) else letters
 
     def _squeeze_word(self, m: re.Match[str]) -> str:
         word = m.group(0)

@@ -323,7 +323,8 @@ def test_the_normalizer_can_be_turned_off(classifier: Classifier) -> None:
 
 # Words that exercise every normalizer pass and the tokenizer's splitting, placed so
 # that some land on the prefix's cut: spelled-out letters across spaces, leetspeak,
-# look-alike and genuine Cyrillic and Greek, NFKC expansions, emoji, CJK, long words.
+# look-alike and genuine Cyrillic and Greek, NFKC expansions, emoji, CJK, long words,
+# chat shorthand ("ur" read by the word after it).
 _TRICKY = [
     "i d i o t", "k y s", "a", "I", "1d10t", "h@te", "$tupid", "7pm", "2nd", "idiooot",
     "stuuupid", "іdіоt", "как", "дела", "μm", "5µm", "x½", "ｉｄｉｏｔ", "😀", "你好",
@@ -331,6 +332,7 @@ _TRICKY = [
     "\n", "  ", "end.", "you", "are", "so", "f**k", "b12", "idiot\U0001f602",
     "i\U0001f602d\U0001f602i\U0001f602o\U0001f602t", "\u026a\u1d05\u026a\u1d0f\u1d1b",
     "\U0001f1ee\U0001f1e9\U0001f1ee\U0001f1f4\U0001f1f9", "\U0001f1fa\U0001f1f8", "\u2764\ufe0f",
+    "u", "ur", "r", "urself", "u'll", "rated", "the", "not",
 ]  # fmt: skip
 
 

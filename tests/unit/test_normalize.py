@@ -66,14 +66,14 @@ def test_evasions_read_as_the_plain_word(evasive: str, plain: str) -> None:
         ("Gtfo, @user", "get the fuck out, @user"),
         ("just go unalive already", "just go kill already"),
         ("he got unalived", "he got killed"),
-        ("UNALIVE urself", "kill urself"),
+        ("UNALIVE urself", "kill yourself"),
         ("go commit sewerslide", "go commit suicide"),
         ("fck you", "fuck you"),
         ("shut the FVCK up", "shut the fuck up"),
         ("phuck off", "fuck off"),
         ("this is fkn stupid", "this is fucking stupid"),
         ("f.c.k you", "fuck you"),
-        ("u got fcked", "u got fucked"),
+        ("u got fcked", "you got fucked"),
         ("go commit sewer slide", "go commit suicide"),
         ("sewer-slide time", "suicide time"),
         ("unaliiiive yourself", "kill yourself"),
@@ -251,7 +251,7 @@ def test_ordinary_chat_is_left_as_written(text: str) -> None:
         "\U0001f1ee\U0001f1e9\U0001f1ee\U0001f1f4\U0001f1f9\U0001f1f9",  # spells no word
         "go team \U0001f389\U0001f389",
         "\U0001f602",
-        "i \u2764 u",  # two letters are no spelling
+        "i \u2764 x",  # two letters are no spelling
     ],
 )
 def test_flags_and_emoji_stay(text: str) -> None:
@@ -316,7 +316,7 @@ def test_a_prefix_of_mentions_is_dropped_when_the_whole_message_has_words() -> N
         ("\U0001f921clown\U0001f921\U0001f921 lol", "\U0001f921 clown \U0001f921\U0001f921 lol"),
         ("dumb\U0001f480ass", "dumb \U0001f480 ass"),
         ("hello\U0001f44b\U0001f3fdthere", "hello \U0001f44b\U0001f3fd there"),  # a skin tone
-        ("i\u2764u", "i \u2764 u"),
+        ("i\u2764x", "i \u2764 x"),
         ("we won 2\u20130\U0001f389", "we won 2\u20130 \U0001f389"),  # a dash is no symbol
         ("idiot \U0001f602", "idiot \U0001f602"),
     ],
@@ -390,3 +390,68 @@ def test_dropping_glued_symbols_takes_out_only_symbols_beside_a_word(text: str) 
             assert not (i and out[i - 1] in "ab") and out[i + 1 : i + 2] not in ("a", "b")
         if c == "*":
             assert i and out[i - 1] in "ab" and out[i + 1 : i + 2] in ("a", "b")
+
+
+SHORTHAND_VOCAB = VOCAB | {"bitch", "fuck", "loser", "self", "attractive", "competent", "satan"}
+chat = Normalizer(SHORTHAND_VOCAB)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # Chat shorthand read as the words it stands for (docs/model.md, rule 48).
+        ("hang urself", "hang yourself"),
+        ("i will find u and hurt u", "i will find you and hurt you"),
+        ("watch ur back", "watch your back"),
+        ("ur a loser", "you're a loser"),
+        ("UR SO DUMB", "you're SO DUMB"),
+        ("ur not getting away", "you're not getting away"),
+        ("ur mom", "your mom"),
+        ("r u ok?", "are you ok?"),
+        ("u'll see, u're dead", "you'll see, you're dead"),
+        ("see u.", "see you."),
+        ("shut up urselves", "shut up yourselves"),
+        # Spaced letters: those that chat writes as words are not joined into one.
+        ("u r a loser", "you are a loser"),
+        ("u r a b i t c h", "you are a bitch"),
+        ("f u c k u", "fuck you"),
+        ("y r u so mean", "y are you so mean"),
+        ("u r s e l f", "yourself"),
+    ],
+)
+def test_chat_shorthand_is_read_as_the_words(text: str, read: str) -> None:
+    assert chat(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the U.S. and R&B",
+        "a U-turn on u2",
+        "@u and #ur",
+        "the letter 'u'",
+        "Toys R Us",
+        "rated r movies",
+        "an r rated film",
+        "up to the U and back",
+        "f*u",
+        "aura, sure, turn",
+    ],
+)
+def test_what_only_looks_like_shorthand_stays(text: str) -> None:
+    assert chat(text) == text
+
+
+@pytest.mark.parametrize(
+    ("spaced", "word"),
+    [
+        # Letters that begin or end words are not taken for shorthand ("un-", "-ic").
+        ("u n a t t r a c t i v e", "unattractive"),
+        ("i n c o m p e t e n t", "incompetent"),
+        ("s a t a n i c", "satanic"),
+    ],
+)
+def test_a_spelled_word_starting_with_shorthand_letters_stays_one_word(
+    spaced: str, word: str
+) -> None:
+    assert chat(spaced) == word
