@@ -37,6 +37,10 @@ characters and lower-cases. What it cannot see through, and this does:
   the model never learned them (see ``_ABBREVIATIONS``); algospeak, words coined
   to slip filters (``unalive`` for "kill", ``sewer slide`` for "suicide"); and the
   f-word without its vowel (``fck``, ``fvck``, ``fkn``: "fuck", "fucking");
+- chat shorthand (``u``, ``r``, ``urself``, ``ur``): read as the words it stands for
+  (``ur`` as "you're" before an article, "not" or an adverb, else "your"), since the
+  model learned threats and insults written with "you" (rule 48); single letters chat
+  writes as words are not joined into one when spaced (``u r a loser``);
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
