@@ -319,9 +319,10 @@ _ABBREVIATIONS = {
 # Single letters chat writes as words: "u" (you), "r" (are), "y" (why), "c" (see), and
 # the words "a" and "i". A spaced run of these alone is no word spelled out ("u r a
 # loser", "y r u so mean", "i c u"). Up to three of ``_LEADING_WORDS`` starting a run are
-# kept apart from the word the rest spells ("u r a b i t c h"); not "i", "n" or "c",
-# which begin and end words ("u n a t t r a c t i v e" is one word, not "u n
-# attractive"). No word of abuse is spelled with these letters alone.
+# kept apart from the word the rest spells ("u r a b i t c h"); not "i" or "c", which
+# begin words as prefixes do, as "u n" does ("i n c o m p e t e n t" is one word, and so
+# is "u n a t t r a c t i v e": "n" is no word of chat). No word of abuse is spelled
+# with these letters alone.
 _CHAT_LETTERS = frozenset("aciruy")
 _LEADING_WORDS = frozenset("aruy")
 
