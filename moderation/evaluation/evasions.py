@@ -16,6 +16,8 @@ _LEET = {"a": "4", "e": "3", "i": "1", "o": "0", "s": "$", "t": "7"}
 _TWO_WAY = {"l": "1", "i": "|"}
 _LOOKALIKE = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "i": "\u0456", "c": "\u0441"}
 _WORD = re.compile(r"[A-Za-z]{4,}")
+# A word a person spells: not a handle's name (the tweets' "@user" is a placeholder).
+_SPELLED_WORD = re.compile(r"(?<![@\w])[A-Za-z]{4,}")
 # Emoji as chat glues them on, one code point each (no variation selector).
 _EMOJI = ("\U0001f602", "\U0001f921", "\U0001f480", "\U0001f644", "\U0001f621", "\U0001f525")
 # Small capitals ("fancy text"); q and x have none that reads as the letter.
@@ -63,6 +65,20 @@ def _emoji_for_letter(word: str, rng: random.Random) -> str:
     return word[:i] + rng.choice(_EMOJI) + word[i + 1 :]
 
 
+def _swapped(word: str, rng: random.Random) -> str:
+    # Never the first letter ("btich", "idoit"), and two that differ ("kill" has one pair).
+    at = [i for i in range(1, len(word) - 1) if word[i] != word[i + 1]]
+    if not at:
+        return word
+    i = rng.choice(at)
+    return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+
+
+def _left_out(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word))  # never the first letter: "idot", "stupd"
+    return word[:i] + word[i + 1 :]
+
+
 def _small_caps(word: str, rng: random.Random) -> str:
     return "".join(_SMALL_CAPS.get(c, c) for c in word.lower())
 
@@ -86,7 +102,11 @@ EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
     "boxed letters": (_boxed, True),
     "emoji for a letter": (_emoji_for_letter, True),
     "a one for l, a bar for i": (_two_way, True),
+    "two letters swapped": (_swapped, True),
+    "a letter left out": (_left_out, True),
 }
+# Typos: made in the words a person spells, never in a handle (docs/model.md, rule 50).
+_TYPOS = frozenset({"two letters swapped", "a letter left out"})
 # The kinds the build's random perturbations draw from (``datasets.with_evasions``): the
 # five the shipped model was trained with. Kinds added later are measured by ``moderation
 # eval`` only, so that a rebuild of a recipe stays what it was.
@@ -103,7 +123,7 @@ def evade(text: str, kind: str, seed: int) -> str:
     """``text`` rewritten with one kind of evasion."""
     fn, every_word = EVASIONS[kind]
     rng = random.Random(f"{seed}:{kind}:{text}")
-    words = list(_WORD.finditer(text))
+    words = list((_SPELLED_WORD if kind in _TYPOS else _WORD).finditer(text))
     if not words:
         return text
     if not every_word:

@@ -43,6 +43,23 @@ def test_evasions_change_the_text_and_are_reproducible() -> None:
         assert sum(a != b for a, b in zip(plain, evaded, strict=True)) == 1, masked
 
 
+def test_typos_keep_the_first_letter_and_leave_handles_alone() -> None:
+    text = "@user you are a stupid idiot"
+    swapped = evade(text, "two letters swapped", 1).split()
+    assert swapped[:4] == ["@user", "you", "are", "a"], swapped
+    for plain, typed in zip(["stupid", "idiot"], swapped[4:], strict=True):
+        assert typed[0] == plain[0] and sorted(typed) == sorted(plain), swapped
+        moved = [i for i, (a, b) in enumerate(zip(plain, typed, strict=True)) if a != b]
+        assert len(moved) == 2 and moved[1] == moved[0] + 1, swapped
+    left = evade(text, "a letter left out", 1).split()
+    assert left[:4] == ["@user", "you", "are", "a"], left
+    for plain, typed in zip(["stupid", "idiot"], left[4:], strict=True):
+        assert typed[0] == plain[0] and len(typed) == len(plain) - 1, left
+        assert any(plain[:i] + plain[i + 1 :] == typed for i in range(1, len(plain))), left
+    # Past its first letter, "hmmm" has no two letters that differ to swap.
+    assert evade("hmmm", "two letters swapped", 1) == "hmmm"
+
+
 def test_training_draws_only_the_evasions_it_was_built_with() -> None:
     from moderation.build.datasets import Example, with_evasions
     from moderation.evaluation.evasions import TRAINED_EVASIONS
