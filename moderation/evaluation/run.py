@@ -226,9 +226,7 @@ def evaluate(
 
     cpu = cpu_info()
     split_rows = splits(classifier, policy, data_dir)
-    caught = [t for name in EVASION_SOURCES for t in split_rows[name]["positive_texts_caught"]]
-    for row in split_rows.values():
-        del row["positive_texts_caught"]
+    caught = _take_caught(split_rows)
     suite_part = suite_rows(classifier, policy)
     return {
         "model": classifier.model_id,
@@ -297,8 +295,16 @@ def rescored(
 def evasion_rows(classifier: Classifier, policy: Policy, data_dir: Path) -> dict[str, Any]:
     """The evasion sources' split rows and every evasion kind's, as `evaluate` has them."""
     rows = splits(classifier, policy, data_dir, EVASION_SOURCES)
-    caught = [t for name in EVASION_SOURCES for t in rows[name].pop("positive_texts_caught")]
-    return {"splits": rows, "evasion": evasion(classifier, policy, caught)}
+    return {"splits": rows, "evasion": evasion(classifier, policy, _take_caught(rows))}
+
+
+def _take_caught(rows: dict[str, Any]) -> list[str]:
+    """The evasion sources' positives caught plainly, taken out of the split ``rows``
+    (texts are no part of a report)."""
+    caught = [t for name in EVASION_SOURCES for t in rows[name]["positive_texts_caught"]]
+    for row in rows.values():
+        del row["positive_texts_caught"]
+    return caught
 
 
 def markdown(report: dict[str, Any]) -> str:
