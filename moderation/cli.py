@@ -147,6 +147,31 @@ def parser() -> argparse.ArgumentParser:
         "the TrainSettings value; another seed measures how far a rebuild can move)",
     )
     b.add_argument(
+        "--distil-from",
+        default=None,
+        metavar="CHECKPOINT",
+        help="train a student of fewer blocks on the labels and on this fine-tuned "
+        "checkpoint's scores, half each (default: no teacher; docs/model.md, rule 51)",
+    )
+    b.add_argument(
+        "--student-blocks",
+        default=None,
+        metavar="N,N,...",
+        help="with --distil-from: the teacher's blocks the student starts from, e.g. 0,1,2,5",
+    )
+    b.add_argument(
+        "--distil-weight",
+        type=float,
+        default=None,
+        help="with --distil-from: the teacher's share of the loss (default: TrainSettings)",
+    )
+    b.add_argument(
+        "--distil-temperature",
+        type=float,
+        default=None,
+        help="with --distil-from: the temperature of the teacher's term (default: TrainSettings)",
+    )
+    b.add_argument(
         "--offensive-repeat",
         type=int,
         default=None,

@@ -117,6 +117,10 @@ _BUILD_SETTING_FLAGS = (
     "template_repeat",
     "keep",
     "pooling",
+    "distil_from",
+    "student_blocks",
+    "distil_weight",
+    "distil_temperature",
 )
 
 

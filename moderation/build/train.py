@@ -26,7 +26,7 @@ from moderation.build import datasets
 from moderation.build.mentions import PLACEHOLDER as MENTION_PLACEHOLDER
 from moderation.build.mentions import WITHOUT_MENTIONS, with_mentions_inserted
 from moderation.build.metrics import best_f1_threshold, macro_f1
-from moderation.build.pooling import Pooling, head_inputs, head_logits, set_pooling
+from moderation.build.pooling import Pooling, head_inputs, head_logits, pooling_of, set_pooling
 from moderation.build.pooling import logits as pooled_logits
 from moderation.build.punctuation import with_final_period_toggled
 from moderation.normalize import space_glued_symbols, without_leading_mentions
@@ -84,6 +84,8 @@ _LIMITS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("max_steps", lambda x: x is None or x >= 1, "give 1 or more, or None (all)"),
     ("keep", lambda x: x in KEEP_CHOICES, f"give one of {', '.join(KEEP_CHOICES)}"),
     ("pooling", lambda x: x in get_args(Pooling), f"give one of {', '.join(get_args(Pooling))}"),
+    ("distil_weight", _share, "give a share in [0, 1]"),
+    ("distil_temperature", lambda x: x > 0, "give more than 0"),
 )
 
 
@@ -202,6 +204,17 @@ class TrainSettings:
     dropout: float = 0.1
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
+    # Distil a student from this fine-tuned checkpoint (a fine-tune of the recipe, its
+    # rows refit): its scores on every head of every training example are half the
+    # student's loss. "": no teacher, the labels alone (the shipped recipe; rule 51).
+    distil_from: str = ""
+    # The teacher's blocks the student starts from, in order ("0,1,2,5"), with the
+    # teacher's embeddings and head.
+    student_blocks: str = ""
+    # The share of the loss that is the teacher's, and the temperature both sides'
+    # logits are divided by there (Hinton et al., 2015; the term scaled by its square).
+    distil_weight: float = 0.5
+    distil_temperature: float = 2.0
 
     def __post_init__(self) -> None:
         # Refused where the settings are made, not hours into a build that reads them.
@@ -210,6 +223,16 @@ class TrainSettings:
             for name, ok, need in _LIMITS
             if not ok(getattr(self, name))
         ]
+        try:
+            blocks = student_block_list(self.student_blocks)
+        except ValueError as exc:
+            problems.append(str(exc))
+            blocks = ()
+        if bool(self.distil_from) != bool(blocks):
+            problems.append(
+                "distil_from and student_blocks: give both (a teacher and the blocks the "
+                "student starts from) or neither"
+            )
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -217,6 +240,49 @@ class TrainSettings:
     def sets(self) -> datasets.TrainingSets:
         """The optional training sets these settings name."""
         return datasets.TrainingSets(**{name: getattr(self, name) for name in TRAINING_SET_FLAGS})
+
+
+def student_block_list(text: str) -> tuple[int, ...]:
+    """The teacher's blocks a student starts from, from "0,1,2,5": distinct, in order."""
+    if not text.strip():
+        return ()
+    try:
+        blocks = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise ValueError(f"student_blocks {text!r}: give block numbers, e.g. 0,1,2,5") from None
+    if any(b < 0 for b in blocks) or list(blocks) != sorted(set(blocks)):
+        raise ValueError(f"student_blocks {text!r}: give distinct block numbers in order")
+    return blocks
+
+
+def student_from(teacher_dir: Path, blocks: tuple[int, ...], dropout: float) -> Any:
+    """A DistilBertForSequenceClassification of the teacher's ``blocks`` alone, with its
+    embeddings and head (a DistilBERT-style start: Sanh et al., 2019, took every other
+    block of BERT)."""
+    import torch
+    from transformers import DistilBertForSequenceClassification
+
+    model = DistilBertForSequenceClassification.from_pretrained(
+        str(teacher_dir), dropout=dropout, attention_dropout=dropout
+    )
+    layers = model.distilbert.transformer.layer
+    if blocks[-1] >= len(layers):
+        raise ValueError(f"student_blocks {blocks}: the teacher has {len(layers)} blocks")
+    model.distilbert.transformer.layer = torch.nn.ModuleList([layers[i] for i in blocks])
+    model.distilbert.transformer.n_layers = len(blocks)
+    model.config.n_layers = len(blocks)
+    return model
+
+
+def distil_loss(logits: torch.Tensor, teacher: torch.Tensor, temperature: float) -> Any:
+    """Binary cross-entropy of the student's logits against the teacher's scores, both
+    divided by ``temperature``, on every head; scaled by its square so that the
+    gradient's size does not fall with it."""
+    import torch
+
+    soft = torch.sigmoid(teacher / temperature)
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(logits / temperature, soft)
+    return loss * temperature**2
 
 
 def layer_lr_scale(name: str, n_layers: int, decay: float) -> float:
@@ -298,15 +364,24 @@ def length_batched(
         yield chunk, out
 
 
+def predict_logits(
+    model: Any, ids: list[list[int]], pad_id: int, batch_size: int = 64
+) -> np.ndarray:
+    """Logits for token-id lists (eval mode), batched by length; rows in input order."""
+    out = np.zeros((len(ids), model.config.num_labels), dtype=np.float32)
+    for chunk, logits in length_batched(model, pooled_logits, ids, pad_id, batch_size):
+        out[chunk] = logits.numpy()
+    return out
+
+
 def predict_scores(
     model: Any, ids: list[list[int]], pad_id: int, batch_size: int = 64
 ) -> np.ndarray:
     """Sigmoid scores for token-id lists, batched by length; rows in input order."""
     import torch
 
-    out = np.zeros((len(ids), model.config.num_labels), dtype=np.float32)
-    for chunk, logits in length_batched(model, pooled_logits, ids, pad_id, batch_size):
-        out[chunk] = torch.sigmoid(logits).numpy()
+    logits = torch.from_numpy(predict_logits(model, ids, pad_id, batch_size))
+    out: np.ndarray = torch.sigmoid(logits).numpy()
     return out
 
 
@@ -396,9 +471,15 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
 
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_dir()))
-    model = distilbert_from_minilm(
-        list(datasets.LABELS), seed=settings.seed, dropout=settings.dropout
-    )
+    blocks = student_block_list(settings.student_blocks)
+    if settings.distil_from:
+        model = student_from(Path(settings.distil_from), blocks, settings.dropout)
+        if pooling_of(model) != settings.pooling:
+            raise ValueError(f"the teacher pools by {pooling_of(model)}, not {settings.pooling}")
+    else:
+        model = distilbert_from_minilm(
+            list(datasets.LABELS), seed=settings.seed, dropout=settings.dropout
+        )
     set_pooling(model, settings.pooling)
     if settings.freeze_word_embeddings:
         # 11.7M of the 22.7M parameters; updating them costs time and overfits tweets.
@@ -447,6 +528,21 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     targets = targets.clamp(min=0)
 
     pad_id = tokenizer.pad_token_id
+    teacher_logits = None
+    if settings.distil_from:
+        from transformers import DistilBertForSequenceClassification
+
+        started = time.monotonic()
+        teacher = DistilBertForSequenceClassification.from_pretrained(settings.distil_from)
+        teacher_logits = torch.from_numpy(predict_logits(teacher, train_ids, pad_id))
+        del teacher
+        log.info(
+            "teacher %s scored %d examples (%.0f s); student of its blocks %s",
+            settings.distil_from,
+            len(train_ids),
+            time.monotonic() - started,
+            settings.student_blocks,
+        )
     probe: list[float] = []
     if settings.linear_probe_epochs:
         started = time.monotonic()
@@ -481,6 +577,10 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             input_ids, mask = collate([train_ids[i] for i in batch], pad_id)
             logits = pooled_logits(model, input_ids, mask)
             loss = masked_loss(logits, targets[batch], known[batch])
+            if teacher_logits is not None:
+                w = settings.distil_weight
+                soft = distil_loss(logits, teacher_logits[batch], settings.distil_temperature)
+                loss = (1.0 - w) * loss + w * soft
             optim.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
