@@ -157,3 +157,57 @@ def test_dropout_reaches_every_encoder_block_and_only_in_training() -> None:
         default.eval()
         # Same weights, so in eval mode the rate changes nothing.
         torch.testing.assert_close(raised(input_ids=ids).logits, default(input_ids=ids).logits)
+
+
+def test_a_student_keeps_the_teachers_chosen_blocks_embeddings_and_head(tmp_path: Path) -> None:
+    import torch
+
+    from moderation.build.convert import distilbert_from_minilm
+    from moderation.build.train import student_from
+
+    teacher = distilbert_from_minilm(list(datasets.LABELS), seed=5)
+    teacher.save_pretrained(tmp_path)
+    student = student_from(tmp_path, (0, 1, 4, 5), dropout=0.2)
+    assert student.config.n_layers == 4
+    assert len(student.distilbert.transformer.layer) == 4
+    assert student.distilbert.transformer.layer[0].attention.dropout.p == 0.2
+    sd, td = student.state_dict(), teacher.state_dict()
+    for mine, theirs in enumerate((0, 1, 4, 5)):
+        for name in ("attention.q_lin.weight", "ffn.lin2.bias", "output_layer_norm.weight"):
+            torch.testing.assert_close(
+                sd[f"distilbert.transformer.layer.{mine}.{name}"],
+                td[f"distilbert.transformer.layer.{theirs}.{name}"],
+            )
+    for name in ("distilbert.embeddings.position_embeddings.weight", "classifier.weight"):
+        torch.testing.assert_close(sd[name], td[name])
+    # It runs as four blocks: the teacher with blocks 2 and 3 taken out gives its logits.
+    ids = torch.tensor([[101, 7592, 2088, 102]])
+    teacher.distilbert.transformer.layer = torch.nn.ModuleList(
+        [teacher.distilbert.transformer.layer[i] for i in (0, 1, 4, 5)]
+    )
+    with torch.inference_mode():
+        student.eval()
+        teacher.eval()
+        torch.testing.assert_close(student(input_ids=ids).logits, teacher(input_ids=ids).logits)
+    with pytest.raises(ValueError, match="the teacher has 6 blocks"):
+        student_from(tmp_path, (0, 6), dropout=0.1)
+
+
+def test_the_teachers_term_pulls_every_head_to_the_teachers_scores() -> None:
+    import torch
+
+    from moderation.build.train import distil_loss
+
+    teacher = torch.tensor([[3.0, -2.0, 0.5, -4.0]])
+    at = teacher.clone().requires_grad_(True)
+    distil_loss(at, teacher, 2.0).backward()
+    assert at.grad is not None
+    torch.testing.assert_close(at.grad, torch.zeros_like(teacher))  # its minimum
+    away = torch.zeros_like(teacher, requires_grad=True)
+    distil_loss(away, teacher, 2.0).backward()
+    assert away.grad is not None
+    # Every head is pulled towards the teacher's side, unsupervised labels included.
+    assert torch.equal(torch.sign(-away.grad), torch.sign(teacher))
+    assert float(distil_loss(away.detach(), teacher, 2.0)) > float(
+        distil_loss(teacher, teacher, 2.0)
+    )

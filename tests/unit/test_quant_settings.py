@@ -110,12 +110,17 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     assert seen["keep"] == "best_offensive_val"
     assert main([*args, "--space-glued-symbols"]) == 0
     assert seen["space_glued_symbols"] is True
+    teacher = ["--distil-from", "teacher", "--student-blocks", "0,1,4,5"]
+    assert main([*args, *teacher, "--distil-weight", "0.7", "--distil-temperature", "3"]) == 0
+    assert (seen["distil_from"], seen["student_blocks"]) == ("teacher", "0,1,4,5")
+    assert (seen["distil_weight"], seen["distil_temperature"]) == (0.7, 3.0)
     # No templates at all is a recipe too: 0 is passed on, not read as "the default".
     assert main([*args, "--template-repeat", "0"]) == 0
     assert seen["template_repeat"] == 0
     assert main(args) == 0
     assert seen["threat_threshold_on"] == "template-validation"
     d = TrainSettings()
+    assert (seen["distil_from"], seen["student_blocks"]) == ("", "")  # no teacher: the recipe
     assert seen["keep"] == d.keep
     assert seen["seed"] == d.seed
     assert d.space_glued_symbols is False
@@ -147,6 +152,18 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (
             ["--insert-mentions", "0.5", "--mention-placeholder", "1.5"],
             "mention_placeholder 1.5: give a share in [0, 1]",
+        ),
+        (["--distil-from", "t"], "distil_from and student_blocks: give both"),
+        (["--student-blocks", "0,1"], "distil_from and student_blocks: give both"),
+        (["--distil-from", "t", "--student-blocks", "2,1"], "give distinct block numbers in order"),
+        (["--distil-from", "t", "--student-blocks", "0,x"], "give block numbers, e.g. 0,1,2,5"),
+        (
+            ["--distil-from", "t", "--student-blocks", "0", "--distil-weight", "2"],
+            "distil_weight 2.0: give a share in [0, 1]",
+        ),
+        (
+            ["--distil-from", "t", "--student-blocks", "0", "--distil-temperature", "0"],
+            "distil_temperature 0.0: give more than 0",
         ),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
