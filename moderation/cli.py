@@ -172,6 +172,13 @@ def parser() -> argparse.ArgumentParser:
         help="with --distil-from: the temperature of the teacher's term (default: TrainSettings)",
     )
     b.add_argument(
+        "--distil-hidden",
+        type=float,
+        default=None,
+        help="with --distil-from: weight of the match of each student block's hidden states "
+        "to the teacher's (default: TrainSettings, 0: off; docs/model.md, rule 52)",
+    )
+    b.add_argument(
         "--offensive-repeat",
         type=int,
         default=None,

@@ -121,6 +121,7 @@ _BUILD_SETTING_FLAGS = (
     "student_blocks",
     "distil_weight",
     "distil_temperature",
+    "distil_hidden",
 )
 
 

@@ -49,11 +49,28 @@ def head_inputs(model: Any, input_ids: torch.Tensor, attention_mask: torch.Tenso
     """The rows the head reads (one per text): the last block's [CLS] row, or the masked
     mean of its rows, as ``logits`` pools them."""
     hidden: torch.Tensor = model.distilbert(input_ids=input_ids, attention_mask=attention_mask)[0]
+    return pooled(model, hidden, attention_mask)
+
+
+def logits_and_hidden(
+    model: Any, input_ids: torch.Tensor, attention_mask: torch.Tensor
+) -> tuple[torch.Tensor, tuple[torch.Tensor, ...]]:
+    """``logits``, with every hidden state the encoder made on the way (the embeddings'
+    output first, then each block's), in one pass."""
+    out = model.distilbert(
+        input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True
+    )
+    hidden: tuple[torch.Tensor, ...] = tuple(out.hidden_states)
+    return head_logits(model, pooled(model, hidden[-1], attention_mask)), hidden
+
+
+def pooled(model: Any, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """The rows the head reads from the last block's hidden states, as ``logits`` pools."""
     if pooling_of(model) == "cls":
         return hidden[:, 0]
     mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-    pooled: torch.Tensor = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
-    return pooled
+    mean: torch.Tensor = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+    return mean
 
 
 def head_logits(model: Any, rows: torch.Tensor) -> torch.Tensor:

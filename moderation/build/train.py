@@ -26,7 +26,14 @@ from moderation.build import datasets
 from moderation.build.mentions import PLACEHOLDER as MENTION_PLACEHOLDER
 from moderation.build.mentions import WITHOUT_MENTIONS, with_mentions_inserted
 from moderation.build.metrics import best_f1_threshold, macro_f1
-from moderation.build.pooling import Pooling, head_inputs, head_logits, pooling_of, set_pooling
+from moderation.build.pooling import (
+    Pooling,
+    head_inputs,
+    head_logits,
+    logits_and_hidden,
+    pooling_of,
+    set_pooling,
+)
 from moderation.build.pooling import logits as pooled_logits
 from moderation.build.punctuation import with_final_period_toggled
 from moderation.normalize import space_glued_symbols, without_leading_mentions
@@ -86,6 +93,7 @@ _LIMITS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("pooling", lambda x: x in get_args(Pooling), f"give one of {', '.join(get_args(Pooling))}"),
     ("distil_weight", _share, "give a share in [0, 1]"),
     ("distil_temperature", lambda x: x > 0, "give more than 0"),
+    ("distil_hidden", lambda x: x >= 0, "give 0 (off) or more"),
 )
 
 
@@ -215,6 +223,10 @@ class TrainSettings:
     # logits are divided by there (Hinton et al., 2015; the term scaled by its square).
     distil_weight: float = 0.5
     distil_temperature: float = 2.0
+    # Weight of a third term: the mean squared error between the student's hidden states
+    # after each block and the teacher's after the block it started from (TinyBERT's
+    # layer-to-layer match; the teacher then runs in every step). 0: off (rule 52).
+    distil_hidden: float = 0.0
 
     def __post_init__(self) -> None:
         # Refused where the settings are made, not hours into a build that reads them.
@@ -283,6 +295,25 @@ def distil_loss(logits: torch.Tensor, teacher: torch.Tensor, temperature: float)
     soft = torch.sigmoid(teacher / temperature)
     loss = torch.nn.functional.binary_cross_entropy_with_logits(logits / temperature, soft)
     return loss * temperature**2
+
+
+def hidden_match_loss(
+    student: tuple[torch.Tensor, ...],
+    teacher: tuple[torch.Tensor, ...],
+    blocks: tuple[int, ...],
+    attention_mask: torch.Tensor,
+) -> Any:
+    """The mean squared error between the student's hidden state after its block ``j`` and
+    the teacher's after block ``blocks[j]``, over the tokens that are not padding, the
+    mean over the student's blocks (hidden states as ``output_hidden_states`` gives them:
+    the embeddings' output first)."""
+    mask = attention_mask.unsqueeze(-1).to(student[0].dtype)
+    per_value = mask.sum() * student[0].shape[-1]
+    terms = [
+        (((student[j + 1] - teacher[b + 1]) ** 2) * mask).sum() / per_value
+        for j, b in enumerate(blocks)
+    ]
+    return sum(terms) / len(terms)
 
 
 def layer_lr_scale(name: str, n_layers: int, decay: float) -> float:
@@ -529,16 +560,22 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
 
     pad_id = tokenizer.pad_token_id
     teacher_logits = None
+    teacher: Any = None
     if settings.distil_from:
         from transformers import DistilBertForSequenceClassification
 
         started = time.monotonic()
         teacher = DistilBertForSequenceClassification.from_pretrained(settings.distil_from)
+        teacher.eval()
+    if teacher is not None and not settings.distil_hidden:
+        # Its scores alone: once, for every example (its hidden states would not fit).
         teacher_logits = torch.from_numpy(predict_logits(teacher, train_ids, pad_id))
-        del teacher
+        teacher = None
+    if settings.distil_from:
         log.info(
-            "teacher %s scored %d examples (%.0f s); student of its blocks %s",
+            "teacher %s %s %d examples (%.0f s); student of its blocks %s",
             settings.distil_from,
+            "runs in each step on the" if teacher is not None else "scored",
             len(train_ids),
             time.monotonic() - started,
             settings.student_blocks,
@@ -575,12 +612,22 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             if settings.max_steps is not None and step >= settings.max_steps:
                 break
             input_ids, mask = collate([train_ids[i] for i in batch], pad_id)
-            logits = pooled_logits(model, input_ids, mask)
+            t_logits: torch.Tensor | None
+            if teacher is not None:
+                logits, hidden = logits_and_hidden(model, input_ids, mask)
+                with torch.no_grad():
+                    t_logits, t_hidden = logits_and_hidden(teacher, input_ids, mask)
+            else:
+                logits = pooled_logits(model, input_ids, mask)
+                t_logits = None if teacher_logits is None else teacher_logits[batch]
             loss = masked_loss(logits, targets[batch], known[batch])
-            if teacher_logits is not None:
+            if t_logits is not None:
                 w = settings.distil_weight
-                soft = distil_loss(logits, teacher_logits[batch], settings.distil_temperature)
+                soft = distil_loss(logits, t_logits, settings.distil_temperature)
                 loss = (1.0 - w) * loss + w * soft
+            if teacher is not None:
+                matched = hidden_match_loss(hidden, t_hidden, blocks, mask)
+                loss = loss + settings.distil_hidden * matched
             optim.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(params, 1.0)
