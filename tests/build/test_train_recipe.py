@@ -75,7 +75,13 @@ def test_the_head_on_pooled_rows_gives_the_models_own_logits(pooling: str) -> No
     import torch
 
     from moderation.build.convert import distilbert_from_minilm
-    from moderation.build.pooling import head_inputs, head_logits, logits, set_pooling
+    from moderation.build.pooling import (
+        head_inputs,
+        head_logits,
+        logits,
+        logits_and_hidden,
+        set_pooling,
+    )
 
     model = distilbert_from_minilm(list(datasets.LABELS), seed=3)
     set_pooling(model, pooling)  # type: ignore[arg-type]
@@ -94,6 +100,11 @@ def test_the_head_on_pooled_rows_gives_the_models_own_logits(pooling: str) -> No
         torch.testing.assert_close(rows, expected_rows)
         torch.testing.assert_close(head_logits(model, rows), expected)
         torch.testing.assert_close(logits(model, ids, mask), expected)
+        # The distillation's one pass: the same logits, and the last hidden state read.
+        both, states = logits_and_hidden(model, ids, mask)
+        torch.testing.assert_close(both, expected)
+        assert len(states) == 7  # the embeddings' output, then each of six blocks'
+        torch.testing.assert_close(states[-1], hidden)
 
 
 def test_a_linear_probe_trains_the_head_alone_and_lowers_its_loss() -> None:
@@ -211,3 +222,30 @@ def test_the_teachers_term_pulls_every_head_to_the_teachers_scores() -> None:
     assert float(distil_loss(away.detach(), teacher, 2.0)) > float(
         distil_loss(teacher, teacher, 2.0)
     )
+
+
+def test_the_hidden_match_pairs_each_student_block_with_its_teacher_block_past_padding() -> None:
+    import torch
+
+    from moderation.build.train import hidden_match_loss
+
+    gen = torch.Generator().manual_seed(1)
+    teacher = tuple(torch.randn(2, 3, 4, generator=gen) for _ in range(7))
+    blocks = (0, 1, 4, 5)
+    mask = torch.tensor([[1, 1, 0], [1, 1, 1]])
+    # A student whose states are the teacher's at the blocks it started from matches.
+    student = (teacher[0], *(teacher[b + 1].clone() for b in blocks))
+    assert float(hidden_match_loss(student, teacher, blocks, mask)) == 0.0
+    # What the padding holds is not matched.
+    padded = tuple(s.clone() for s in student)
+    for s in padded:
+        s[0, 2] += 5.0
+    assert float(hidden_match_loss(padded, teacher, blocks, mask)) == 0.0
+    # One value off by 2 in the third block: 4 over 5 tokens x 4 values, over 4 blocks.
+    off = tuple(s.clone() for s in student)
+    off[3][1, 0, 0] += 2.0
+    assert float(hidden_match_loss(off, teacher, blocks, mask)) == pytest.approx(4 / 20 / 4)
+    # Paired by origin, not by position: the teacher's blocks 2 and 3 are never read.
+    shuffled = list(teacher)
+    shuffled[3], shuffled[4] = torch.zeros(2, 3, 4), torch.zeros(2, 3, 4)
+    assert float(hidden_match_loss(student, tuple(shuffled), blocks, mask)) == 0.0

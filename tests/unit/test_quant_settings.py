@@ -114,6 +114,8 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     assert main([*args, *teacher, "--distil-weight", "0.7", "--distil-temperature", "3"]) == 0
     assert (seen["distil_from"], seen["student_blocks"]) == ("teacher", "0,1,4,5")
     assert (seen["distil_weight"], seen["distil_temperature"]) == (0.7, 3.0)
+    assert main([*args, *teacher, "--distil-hidden", "1"]) == 0
+    assert seen["distil_hidden"] == 1.0
     # No templates at all is a recipe too: 0 is passed on, not read as "the default".
     assert main([*args, "--template-repeat", "0"]) == 0
     assert seen["template_repeat"] == 0
@@ -164,6 +166,10 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (
             ["--distil-from", "t", "--student-blocks", "0", "--distil-temperature", "0"],
             "distil_temperature 0.0: give more than 0",
+        ),
+        (
+            ["--distil-from", "t", "--student-blocks", "0", "--distil-hidden", "-1"],
+            "distil_hidden -1.0: give 0 (off) or more",
         ),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
