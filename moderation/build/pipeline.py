@@ -74,6 +74,11 @@ def build_model(
         settings = replace(TrainSettings(), **train_overrides)
     except ValueError as exc:
         raise ModerationError(f"training settings refused: {exc}") from None
+    if settings.distil_from and not (Path(settings.distil_from) / "config.json").is_file():
+        raise ModerationError(
+            f"--distil-from {settings.distil_from}: no fine-tuned checkpoint there "
+            "(config.json); give a build's work/refit or work/train/best"
+        )
     if soup and settings.broad_templates:
         raise ModerationError(
             "--soup averages a fine-tune without the second set of frames and one with it; "

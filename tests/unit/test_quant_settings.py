@@ -167,6 +167,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
             ["--distil-from", "t", "--student-blocks", "0", "--distil-temperature", "0"],
             "distil_temperature 0.0: give more than 0",
         ),
+        (["--distil-from", "no/teacher", "--student-blocks", "0"], "no fine-tuned checkpoint"),
         (
             ["--distil-from", "t", "--student-blocks", "0", "--distil-hidden", "-1"],
             "distil_hidden -1.0: give 0 (off) or more",
