@@ -213,8 +213,9 @@ class TrainSettings:
     # Stop each epoch after this many steps (a smoke test of the recipe); None: all.
     max_steps: int | None = None
     # Distil a student from this fine-tuned checkpoint (a fine-tune of the recipe, its
-    # rows refit): its scores on every head of every training example are half the
-    # student's loss. "": no teacher, the labels alone (the shipped recipe; rule 51).
+    # rows refit): its scores on every head of every training example are a share
+    # (distil_weight) of the student's loss. "": no teacher, the labels alone (the
+    # shipped recipe; rule 51).
     distil_from: str = ""
     # The teacher's blocks the student starts from, in order ("0,1,2,5"), with the
     # teacher's embeddings and head.
@@ -567,11 +568,10 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         started = time.monotonic()
         teacher = DistilBertForSequenceClassification.from_pretrained(settings.distil_from)
         teacher.eval()
-    if teacher is not None and not settings.distil_hidden:
-        # Its scores alone: once, for every example (its hidden states would not fit).
-        teacher_logits = torch.from_numpy(predict_logits(teacher, train_ids, pad_id))
-        teacher = None
-    if settings.distil_from:
+        if not settings.distil_hidden:
+            # Its scores alone: once, for every example (its hidden states would not fit).
+            teacher_logits = torch.from_numpy(predict_logits(teacher, train_ids, pad_id))
+            teacher = None
         log.info(
             "teacher %s %s %d examples (%.0f s); student of its blocks %s",
             settings.distil_from,
