@@ -34,6 +34,28 @@ def test_a_few_steps_of_the_recipe_train_every_label(tmp_path: Path) -> None:
     assert any(s.endswith("+evasion") for s in sources)
 
 
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no shared data at {DATA}")
+def test_a_few_steps_of_a_student_matched_to_its_teacher(tmp_path: Path) -> None:
+    from moderation.build.convert import distilbert_from_minilm
+
+    teacher = tmp_path / "teacher"
+    distilbert_from_minilm(list(datasets.LABELS), seed=2).save_pretrained(teacher)
+    settings = TrainSettings(
+        epochs=1,
+        max_steps=3,
+        chitchat_train=500,
+        distil_from=str(teacher),
+        student_blocks="0,2,5",
+        distil_hidden=1.0,
+    )
+    best = train(DATA, tmp_path / "student", settings)
+    config = json.loads((best / "config.json").read_text())
+    assert config["n_layers"] == 3
+    report = json.loads((tmp_path / "student" / "training.json").read_text())
+    assert report["settings"]["student_blocks"] == "0,2,5"
+    assert report["history"][0]["offensive_val_macro_f1"] > 0.0
+
+
 def test_layer_lr_decay_gives_each_block_its_rate_and_every_weight_one_group() -> None:
     from moderation.build.convert import distilbert_from_minilm
     from moderation.build.train import param_groups
