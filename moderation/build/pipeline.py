@@ -30,7 +30,14 @@ from moderation.build.refit import (
     refit_model,
 )
 from moderation.build.soup import average_checkpoints
-from moderation.build.train import RECORDED_SET_FLAGS, TrainSettings, keep_epoch, train
+from moderation.build.train import (
+    RECORDED_SET_FLAGS,
+    TrainSettings,
+    keep_epoch,
+    student_block_list,
+    teacher_refusal,
+    train,
+)
 from moderation.classifier import Classifier
 from moderation.config import DEFAULT_MODEL_NAME, ClassifierSettings
 from moderation.cpu import cpu_info
@@ -74,11 +81,11 @@ def build_model(
         settings = replace(TrainSettings(), **train_overrides)
     except ValueError as exc:
         raise ModerationError(f"training settings refused: {exc}") from None
-    if settings.distil_from and not (Path(settings.distil_from) / "config.json").is_file():
-        raise ModerationError(
-            f"--distil-from {settings.distil_from}: no fine-tuned checkpoint there "
-            "(config.json); give a build's work/refit or work/train/best"
-        )
+    if settings.distil_from:
+        blocks = student_block_list(settings.student_blocks)
+        refused = teacher_refusal(Path(settings.distil_from), blocks, settings.pooling)
+        if refused:
+            raise ModerationError(f"--distil-from {settings.distil_from}: {refused}")
     if soup and settings.broad_templates:
         raise ModerationError(
             "--soup averages a fine-tune without the second set of frames and one with it; "

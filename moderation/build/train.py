@@ -27,11 +27,11 @@ from moderation.build.mentions import PLACEHOLDER as MENTION_PLACEHOLDER
 from moderation.build.mentions import WITHOUT_MENTIONS, with_mentions_inserted
 from moderation.build.metrics import best_f1_threshold, macro_f1
 from moderation.build.pooling import (
+    CONFIG_KEY,
     Pooling,
     head_inputs,
     head_logits,
     logits_and_hidden,
-    pooling_of,
     set_pooling,
 )
 from moderation.build.pooling import logits as pooled_logits
@@ -266,6 +266,28 @@ def student_block_list(text: str) -> tuple[int, ...]:
     if any(b < 0 for b in blocks) or list(blocks) != sorted(set(blocks)):
         raise ValueError(f"student_blocks {text!r}: give distinct block numbers in order")
     return blocks
+
+
+def teacher_refusal(teacher_dir: Path, blocks: tuple[int, ...], pooling: Pooling) -> str:
+    """Why a checkpoint cannot teach a student of ``blocks`` pooled by ``pooling``, read
+    from its config.json alone (before any data is read or model loaded); "" if it can."""
+    config_path = teacher_dir / "config.json"
+    if not config_path.is_file():
+        return "no fine-tuned checkpoint there (config.json); give a build's work/refit"
+    try:
+        config = json.loads(config_path.read_text())
+    except ValueError as exc:
+        return f"its config.json is not JSON ({exc})"
+    labels = [config.get("id2label", {}).get(str(i)) for i in range(len(datasets.LABELS))]
+    if tuple(labels) != datasets.LABELS or len(config.get("id2label", {})) != len(labels):
+        return f"its heads are {config.get('id2label')}, not {list(datasets.LABELS)}"
+    teacher_pooling = config.get(CONFIG_KEY, "cls")
+    if teacher_pooling != pooling:
+        return f"it pools by {teacher_pooling!r}, the student by {pooling!r} (--pooling)"
+    n_layers = config.get("n_layers")
+    if not isinstance(n_layers, int) or (blocks and blocks[-1] >= n_layers):
+        return f"it has {n_layers} blocks: the student's blocks {list(blocks)} are not all there"
+    return ""
 
 
 def student_from(teacher_dir: Path, blocks: tuple[int, ...], dropout: float) -> Any:
@@ -505,9 +527,10 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     tokenizer = AutoTokenizer.from_pretrained(str(minilm_dir()))
     blocks = student_block_list(settings.student_blocks)
     if settings.distil_from:
+        refused = teacher_refusal(Path(settings.distil_from), blocks, settings.pooling)
+        if refused:
+            raise ValueError(f"--distil-from {settings.distil_from}: {refused}")
         model = student_from(Path(settings.distil_from), blocks, settings.dropout)
-        if pooling_of(model) != settings.pooling:
-            raise ValueError(f"the teacher pools by {pooling_of(model)}, not {settings.pooling}")
     else:
         model = distilbert_from_minilm(
             list(datasets.LABELS), seed=settings.seed, dropout=settings.dropout

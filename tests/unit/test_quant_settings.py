@@ -263,3 +263,54 @@ def test_training_settings_refuse_what_no_build_can_use_where_they_are_made(
         replace(TrainSettings(), epochs=0, threads=0)
     # The boundaries themselves are allowed.
     TrainSettings(template_repeat=0, max_steps=None, period_toggle=1.0, layer_lr_decay=1.0)
+
+
+TEACHER_CONFIG = {
+    "id2label": {"0": "toxic", "1": "insult", "2": "hate", "3": "threat"},
+    "moderation_pooling": "cls",
+    "n_layers": 6,
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "blocks", "says"),
+    [
+        ({}, "0,1,4,6", "it has 6 blocks: the student's blocks [0, 1, 4, 6] are not all there"),
+        ({"moderation_pooling": "mean"}, "0,1,4,5", "it pools by 'mean', the student by 'cls'"),
+        ({"n_layers": None}, "0,1", "it has None blocks"),
+        (
+            {"id2label": {"0": "toxic", "1": "insult"}},
+            "0,1",
+            "its heads are {'0': 'toxic', '1': 'insult'}, not ['toxic', 'insult'",
+        ),
+    ],
+)
+def test_build_model_reads_the_teachers_config_before_any_work(
+    change: dict[str, object],
+    blocks: str,
+    says: str,
+    capfd: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    import json
+
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    (teacher / "config.json").write_text(json.dumps({**TEACHER_CONFIG, **change}))
+    work = tmp_path / "work"
+    distil = ["--distil-from", str(teacher), "--student-blocks", blocks]
+    code = main(["build-model", "--data", str(tmp_path), "--work", str(work), *distil])
+    assert code == 2
+    assert says in capfd.readouterr().err
+    assert not work.exists()
+
+
+def test_a_teacher_whose_config_fits_the_student_is_not_refused(tmp_path: Path) -> None:
+    import json
+
+    from moderation.build.train import teacher_refusal
+
+    (tmp_path / "config.json").write_text(json.dumps(TEACHER_CONFIG))
+    assert teacher_refusal(tmp_path, (0, 1, 4, 5), "cls") == ""
+    (tmp_path / "config.json").write_text("{not json")
+    assert "its config.json is not JSON" in teacher_refusal(tmp_path, (0, 1), "cls")
