@@ -179,6 +179,14 @@ def parser() -> argparse.ArgumentParser:
         "to the teacher's (default: TrainSettings, 0: off; docs/model.md, rule 52)",
     )
     b.add_argument(
+        "--distil-transfer",
+        type=float,
+        default=None,
+        help="with --distil-from: the share of training examples that gain a copy with a "
+        "word taken out, learned from the teacher alone (default: TrainSettings, 0: off; "
+        "docs/model.md, rule 55)",
+    )
+    b.add_argument(
         "--offensive-repeat",
         type=int,
         default=None,

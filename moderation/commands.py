@@ -122,6 +122,7 @@ _BUILD_SETTING_FLAGS = (
     "distil_weight",
     "distil_temperature",
     "distil_hidden",
+    "distil_transfer",
 )
 
 

