@@ -19,11 +19,13 @@ if TYPE_CHECKING:
 Pooling = Literal["cls", "mean"]
 POOLINGS: tuple[Pooling, ...] = ("cls", "mean")
 CONFIG_KEY = "moderation_pooling"
+# The pooling of a checkpoint saved before CONFIG_KEY was recorded.
+UNRECORDED: Pooling = "cls"
 
 
 def pooling_of(model: Any) -> Pooling:
     """The pooling a checkpoint was trained with ("cls" for checkpoints before the key)."""
-    value = getattr(model.config, CONFIG_KEY, "cls")
+    value = getattr(model.config, CONFIG_KEY, UNRECORDED)
     if value not in POOLINGS:
         raise ValueError(f"{CONFIG_KEY}={value!r} in the checkpoint's config: one of {POOLINGS}")
     pooling: Pooling = value

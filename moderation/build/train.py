@@ -28,6 +28,7 @@ from moderation.build.mentions import WITHOUT_MENTIONS, with_mentions_inserted
 from moderation.build.metrics import best_f1_threshold, macro_f1
 from moderation.build.pooling import (
     CONFIG_KEY,
+    UNRECORDED,
     Pooling,
     head_inputs,
     head_logits,
@@ -285,10 +286,11 @@ def teacher_refusal(teacher_dir: Path, blocks: tuple[int, ...], pooling: Pooling
         config = json.loads(config_path.read_text())
     except ValueError as exc:
         return f"its config.json is not JSON ({exc})"
-    labels = [config.get("id2label", {}).get(str(i)) for i in range(len(datasets.LABELS))]
-    if tuple(labels) != datasets.LABELS or len(config.get("id2label", {})) != len(labels):
+    heads = config.get("id2label", {})
+    labels = tuple(heads.get(str(i)) for i in range(len(heads)))
+    if labels != datasets.LABELS:
         return f"its heads are {config.get('id2label')}, not {list(datasets.LABELS)}"
-    teacher_pooling = config.get(CONFIG_KEY, "cls")
+    teacher_pooling = config.get(CONFIG_KEY, UNRECORDED)
     if teacher_pooling != pooling:
         return f"it pools by {teacher_pooling!r}, the student by {pooling!r} (--pooling)"
     n_layers = config.get("n_layers")
