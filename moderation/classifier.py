@@ -17,11 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from moderation import metrics
 from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.hugepages import collapse_logged
 from moderation.normalize import Normalizer, drops_leading_mentions, spaces_glued_symbols
+from moderation.screen import Screen, screen_id
 from moderation.thread_choice import LengthTiming, limit_from, measure
 
 log = logging.getLogger(__name__)
@@ -222,6 +224,18 @@ class Classifier:
         if not {"input_ids", "attention_mask"} <= self._input_names:
             raise ModelLoadError(f"{model_dir}: model inputs {self._input_names} are not BERT's")
         self._output = self._session.get_outputs()[0].name
+        # A smaller model in front (moderation/screen.py): its sessions mirror ours.
+        self._screen: Screen | None = None
+        self._screen_session: Any = None
+        self._screen_one_thread: Any = None
+        self._thresholds = np.array(
+            [
+                float(settings.thresholds.get(label, self.manifest["thresholds"][label]))
+                for label in self.labels
+            ]
+        )
+        if settings.screen_dir is not None:
+            self._load_screen(settings.screen_dir, settings.screen_ratio, settings.spinning)
         # Messages up to this many tokens run on a one-thread session of their own
         # (moderation/thread_choice.py); 0: every message on the full session.
         self.one_thread_up_to = 0
@@ -275,10 +289,42 @@ class Classifier:
         if limit:
             self._one_thread_session = one
             self.one_thread_up_to = limit
+            if self._screen is not None:
+                self._screen_one_thread = make_session(self._screen.model_file, 1, spinning=False)
+                warm_up(lambda e: self._screen_one_thread.run(None, e.feed()), self.max_tokens)
+
+    def _load_screen(self, screen_dir: Path, ratio: float, spinning: bool) -> None:
+        """Load the screen (moderation/screen.py) after checking it reads text, token
+        ids and scores as this model does; the pair takes an id of its own."""
+        from tokenizers import Tokenizer
+
+        manifest = load_manifest(screen_dir)
+        screen = Screen(screen_dir, manifest, ratio, MODEL_FILE)
+        try:
+            vocab = Tokenizer.from_file(str(screen_dir / TOKENIZER_FILE)).get_vocab()
+        except Exception as exc:
+            raise ModelLoadError(f"{screen_dir}: tokenizer.json unreadable: {exc}") from exc
+        screen.check_fits(self.labels, self.manifest, self.vocabulary(), vocab)
+        self._screen_session = make_session(screen.model_file, self.threads, spinning)
+        warm_up(lambda e: self._screen_session.run(None, e.feed()), self.max_tokens)
+        self._screen = screen
+        self.model_id = screen_id(self.model_id, screen.model_id, screen.ratio)
+        log.info(
+            "screen %s in front: a message every head of which it scores below %g of its "
+            "threshold is allowed without the model",
+            screen.model_id,
+            screen.ratio,
+        )
+
+    @property
+    def screen(self) -> Screen | None:
+        """The smaller model in front of this one, if any."""
+        return self._screen
 
     def _warm_up(self, scores: Callable[[Encoded], np.ndarray] | None = None) -> None:
-        """First runs allocate and pick kernels; pay for that at load, not on a message."""
-        warm_up(scores or self.scores, self.max_tokens)
+        """First runs allocate and pick kernels; pay for that at load, not on a message.
+        By default the model's own session, screen or no screen."""
+        warm_up(scores or (lambda e: self._infer(e.feed())), self.max_tokens)
 
     def encode(self, text: str, *, from_prefix: bool = True) -> Encoded:
         """Tokenize once: ids for the model (and, later, for the cache key).
@@ -357,25 +403,52 @@ class Classifier:
         vocab: dict[str, int] = self._tokenizer.get_vocab()
         return vocab
 
+    def _read(self, feed: dict[str, np.ndarray], screen: Any, model: Any) -> np.ndarray:
+        """Score rows for a batch: with a screen (run on the ``screen`` session), its
+        carried rows where it allows a message alone and the model's (``model``; None:
+        ours) for the rest, which are run as a smaller batch; without, the model's."""
+        if self._screen is None:
+            return self._infer(feed, model)
+        first = self._infer(feed, screen)
+        allowed = [self._screen.allowed_row(row, self._thresholds) for row in first]
+        todo = [i for i, row in enumerate(allowed) if row is None]
+        metrics.SCREENED.inc(len(allowed) - len(todo))
+        out = np.empty_like(first)
+        for i, row in enumerate(allowed):
+            if row is not None:
+                out[i] = row
+        if todo:
+            out[todo] = self._infer({k: v[todo] for k, v in feed.items()}, model)
+        return out
+
     def scores(self, encoded: Encoded) -> np.ndarray:
         """Scores for one message: a (1, tokens) tensor, no padding; on one thread when
         it is short enough (``one_thread_up_to``). Both sessions run the same graph with
-        the same kernels, so the scores do not depend on which one ran."""
-        one = self._one_thread_session if encoded.tokens <= self.one_thread_up_to else None
-        row: np.ndarray = self._infer(encoded.feed(), one)[0]
+        the same kernels, so the scores do not depend on which one ran. With a screen,
+        the screen reads it first and may answer alone (moderation/screen.py)."""
+        short = encoded.tokens <= self.one_thread_up_to
+        screen = self._screen_one_thread if short else self._screen_session
+        row: np.ndarray = self._read(
+            encoded.feed(), screen, self._one_thread_session if short else None
+        )[0]
         return row
 
     def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:
-        """``scores`` on a session of its own: the same model file, ``threads`` intra-op
-        threads of its own, no spinning, warmed up. A second inference lane runs it
-        beside the first without sharing (or waiting on) the first one's thread pool."""
+        """``scores`` on a session of its own (and a screen session of its own, with a
+        screen): the same model file, ``threads`` intra-op threads of its own, no
+        spinning, warmed up. A second inference lane runs it beside the first without
+        sharing (or waiting on) the first one's thread pool."""
         session = make_session(self._model_file, threads, spinning=False)
+        screen = None
+        if self._screen is not None:
+            screen = make_session(self._screen.model_file, threads, spinning=False)
+            warm_up(lambda e: screen.run(None, e.feed()), self.max_tokens)
 
         def scores(encoded: Encoded) -> np.ndarray:
-            row: np.ndarray = self._infer(encoded.feed(), session)[0]
+            row: np.ndarray = self._read(encoded.feed(), screen, session)[0]
             return row
 
-        self._warm_up(scores)
+        self._warm_up(lambda e: self._infer(e.feed(), session)[0])
         if self.huge_pages is not None:
             collapse_logged()
         return scores
@@ -383,7 +456,9 @@ class Classifier:
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of equal token count, stacked without any padding."""
         ids = np.stack([e.ids for e in batch])
-        return self._infer({"input_ids": ids, "attention_mask": np.ones_like(ids)})
+        return self._read(
+            {"input_ids": ids, "attention_mask": np.ones_like(ids)}, self._screen_session, None
+        )
 
     def scores_padded(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of any lengths, padded to the longest (throughput mode)."""
@@ -393,7 +468,7 @@ class Classifier:
         for row, e in enumerate(batch):
             ids[row, : e.tokens] = e.ids
             mask[row, : e.tokens] = 1
-        return self._infer({"input_ids": ids, "attention_mask": mask})
+        return self._read({"input_ids": ids, "attention_mask": mask}, self._screen_session, None)
 
     def label_scores(self, row: np.ndarray) -> dict[str, float]:
         """A score row as a label-to-float mapping."""

@@ -385,7 +385,8 @@ def parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--write",
         action="store_true",
-        help="store eval-<cpu kind>.json and that kind's section of the card",
+        help="store eval-<cpu kind>.json and that kind's section of the card beside the "
+        "model (beside the screen, when one is in front)",
     )
     ev.set_defaults(func=cmd_eval)
 

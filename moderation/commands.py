@@ -218,9 +218,12 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     policy = Policy.for_model(
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
+    # With a screen in front, the pair's reports are kept beside the screen (the model's
+    # own stay beside the model, for `moderation eval-diff` between the two).
+    report_dir = settings.screen_dir or settings.model_dir
     if ns.only is not None:
         kind = cpu_info().kind
-        stored = reports(settings.model_dir).get(kind)
+        stored = reports(report_dir).get(kind)
         if stored is None:
             raise ModerationError(
                 f"eval --only {ns.only}: no eval-{kind}.json beside the model "
@@ -231,7 +234,7 @@ def cmd_eval(ns: argparse.Namespace) -> int:
         report = evaluate(classifier, policy, ns.data, ns.chat_messages)
     sys.stdout.write(markdown(report))
     if ns.write:
-        path = write(report, settings.model_dir)
+        path = write(report, report_dir)
         sys.stdout.write(f"wrote {path} and its section of MODEL_CARD.md\n")
     return EXIT_OK
 

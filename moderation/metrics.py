@@ -193,6 +193,13 @@ CACHE_HITS = _worker(
         registry=None,
     )
 )
+SCREENED = _worker(
+    Counter(
+        "moderation_screened_total",
+        "Messages allowed on the screen's reading alone, without the model (moderation/screen.py).",
+        registry=None,
+    )
+)
 CACHE_MISSES = _worker(Counter("moderation_cache_misses_total", "Cache misses.", registry=None))
 ERRORS = _worker(Counter("moderation_errors_total", "Errors by kind.", ["kind"], registry=None))
 DEAD_LETTERS = _worker(

@@ -10,20 +10,28 @@ from moderation.config.source import PREFIX, Source
 from moderation.errors import ConfigError
 
 DEFAULT_MODEL_NAME = "moderation-minilm-int8"
+# A four-block student in front of the model (moderation/screen.py, docs/model.md rule
+# 56), and the share of its own thresholds below which it answers alone (chosen on the
+# validation splits: rule 56's choice).
+DEFAULT_SCREEN_NAME = "moderation-minilm-int8-screen"
+DEFAULT_SCREEN_RATIO = 0.1
+# The CPU kinds on which the screen was scored and held rule 56 (docs/model.md): on by
+# default there; elsewhere the model alone until scored there.
+SCREENED_KINDS: tuple[str, ...] = ("avx512-vnni",)
 # The mission's figure: one process, four intra-op threads (clamped to the cores we have).
 DEFAULT_THREADS = 4
 # Chat messages are short; 128 tokens keeps a long paste's cost bounded.
 DEFAULT_MAX_TOKENS = 128
 
 
-def default_model_dir() -> Path:
-    """The shipped int8 model: inside an installed package (``moderation/models``), or
+def default_model_dir(name: str = DEFAULT_MODEL_NAME) -> Path:
+    """A shipped int8 model: inside an installed package (``moderation/models``), or
     under ``models/`` beside the package in a checkout (and an editable install)."""
     package = Path(__file__).resolve().parent.parent
-    installed = package / "models" / DEFAULT_MODEL_NAME
+    installed = package / "models" / name
     if installed.is_dir():
         return installed
-    return package.parent / "models" / DEFAULT_MODEL_NAME
+    return package.parent / "models" / name
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +68,11 @@ class ClassifierSettings:
     # A candidate model scored in shadow on the inference thread's idle time and
     # compared with the live one (moderation/shadow.py); None: no shadow.
     shadow_model_dir: Path | None = None
+    # A smaller model in front that allows plainly benign messages alone
+    # (moderation/screen.py); None: the model reads every message.
+    screen_dir: Path | None = None
+    # The screen answers alone when every head scores below this share of its threshold.
+    screen_ratio: float = DEFAULT_SCREEN_RATIO
 
 
 def classifier_settings(source: Source | None = None) -> ClassifierSettings:
@@ -78,7 +91,39 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         require_vnni=src.boolean("REQUIRE_VNNI", False),
         normalize=src.boolean("NORMALIZE", True),
         shadow_model_dir=_shadow_dir(src),
+        screen_dir=_screen_dir(src),
+        screen_ratio=_screen_ratio(src),
     )
+
+
+def _screen_dir(src: Source) -> Path | None:
+    """``auto`` (the default): the shipped screen on a CPU kind where it was scored
+    (``SCREENED_KINDS``), none elsewhere; ``off``; or a model directory."""
+    raw = src.get("SCREEN_DIR")
+    value = "auto" if raw is None else str(raw).strip()
+    if value.lower() == "auto":
+        from moderation.cpu import cpu_info
+
+        return default_model_dir(DEFAULT_SCREEN_NAME) if cpu_info().kind in SCREENED_KINDS else None
+    if value.lower() == "off":
+        return None
+    path = Path(value)
+    if not path.is_dir():
+        raise ConfigError(f"{PREFIX}SCREEN_DIR={path}: no such directory (or auto, off)")
+    return path
+
+
+def _screen_ratio(src: Source) -> float:
+    raw = src.get("SCREEN_RATIO")
+    if raw is None:
+        return DEFAULT_SCREEN_RATIO
+    try:
+        value = float(str(raw).strip())
+    except ValueError:
+        raise ConfigError(f"{PREFIX}SCREEN_RATIO={raw!r}: expected a number") from None
+    if not 0.0 < value < 1.0:
+        raise ConfigError(f"{PREFIX}SCREEN_RATIO={value}: expected a number between 0 and 1")
+    return value
 
 
 def _shadow_dir(src: Source) -> Path | None:
