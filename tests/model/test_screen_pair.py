@@ -1,0 +1,161 @@
+"""The shipped model with the shipped screen in front (moderation/screen.py): the
+screen answers alone only below its ratio, every other message is the model's own, and
+a screen that reads otherwise than the model is refused at load."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from moderation import metrics
+from moderation.classifier import Classifier
+from moderation.config import ClassifierSettings, default_model_dir
+from moderation.config.model import DEFAULT_SCREEN_NAME, DEFAULT_SCREEN_RATIO
+from moderation.cpu import cpu_info
+from moderation.errors import ModelLoadError
+from moderation.evaluation import run
+from moderation.policy import Policy
+
+SCREEN = default_model_dir(DEFAULT_SCREEN_NAME)
+BENIGN = [
+    "see you at practice tomorrow!",
+    "thanks, that recipe was great",
+    "what time does the movie start?",
+    "my sister just got a puppy, he is so cute",
+]
+ABUSIVE = [
+    "you are a worthless piece of shit",
+    "shut up you stupid idiot",
+    "I will find you and kill you",
+    "go kill yourself, nobody likes you",
+]
+
+
+def settings(screen_dir: Path | None = None) -> ClassifierSettings:
+    # One session per model, so that the pair and the model alone run the same kernels.
+    return ClassifierSettings(
+        model_dir=default_model_dir(), threads=2, one_thread_up_to=0, screen_dir=screen_dir
+    )
+
+
+@pytest.fixture(scope="module")
+def pair() -> Classifier:
+    return Classifier(settings(screen_dir=SCREEN))
+
+
+@pytest.fixture(scope="module")
+def alone() -> Classifier:
+    return Classifier(settings())
+
+
+@pytest.fixture(scope="module")
+def student() -> Classifier:
+    return Classifier(ClassifierSettings(model_dir=SCREEN, threads=2, one_thread_up_to=0))
+
+
+def test_the_pair_has_an_id_naming_both_files_and_the_ratio(
+    pair: Classifier, alone: Classifier, student: Classifier
+) -> None:
+    assert pair.model_id == f"{alone.model_id}+screen:{student.model_id}<{DEFAULT_SCREEN_RATIO:g}"
+    assert pair.classify("hello there").model_id == pair.model_id
+
+
+def test_plain_chat_is_answered_by_the_screen_below_the_ratio(
+    pair: Classifier, alone: Classifier, student: Classifier
+) -> None:
+    screen_thresholds = np.array([student.manifest["thresholds"][k] for k in student.labels])
+    model_thresholds = np.array([alone.manifest["thresholds"][k] for k in alone.labels])
+    before = metrics.SCREENED._value.get()
+    for text in BENIGN:
+        enc = pair.encode(text)
+        relative = student.scores(enc) / screen_thresholds
+        assert relative.max() < DEFAULT_SCREEN_RATIO, text
+        got = pair.scores(enc)
+        np.testing.assert_allclose(got, relative * model_thresholds, rtol=1e-6)
+        assert (got < DEFAULT_SCREEN_RATIO * model_thresholds).all()
+    assert metrics.SCREENED._value.get() - before == len(BENIGN)
+
+
+def test_every_message_the_screen_does_not_answer_is_the_models_own(
+    pair: Classifier, alone: Classifier
+) -> None:
+    policy = Policy(alone.manifest["thresholds"])
+    before = metrics.SCREENED._value.get()
+    for text in ABUSIVE:
+        enc = pair.encode(text)
+        assert np.array_equal(pair.scores(enc), alone.scores(enc)), text
+        assert policy.decide(pair.classify(text).scores) == "nudge", text
+    assert metrics.SCREENED._value.get() == before
+
+
+def test_the_stored_report_of_the_pair_measured_this_pair_and_still_holds(
+    pair: Classifier,
+) -> None:
+    """The pair's eval report (beside the screen) is this pair's, and the suite decides
+    at least as many lines as expected now as it records (on the CPU kind it measured)."""
+    reports = run.reports(SCREEN)
+    assert reports, "no eval-<cpu kind>.json beside the screen: run `moderation eval --write`"
+    for kind, report in reports.items():
+        assert report["model"] == pair.model_id, kind
+    report = reports.get(cpu_info().kind)
+    if report is None:
+        pytest.skip(f"the pair was not scored on {cpu_info().kind}")
+    now = run.behaviour(pair, Policy(pair.manifest["thresholds"]))
+    for name, row in now.items():
+        assert row["rate"] >= report["behaviour"][name]["rate"] - 1e-9, name
+
+
+def _screen_copy(tmp_path: Path, **changes: object) -> Path:
+    """The shipped screen's files, linked, under a manifest with ``changes``."""
+    out = tmp_path / "screen"
+    out.mkdir()
+    for f in SCREEN.iterdir():
+        if f.name != "model.json":
+            (out / f.name).symlink_to(f)
+    manifest = json.loads((SCREEN / "model.json").read_text())
+    manifest.update(changes)
+    (out / "model.json").write_text(json.dumps(manifest))
+    return out
+
+
+def test_a_screen_with_other_labels_or_another_vocabulary_is_refused_at_load(
+    tmp_path: Path,
+) -> None:
+    relabelled = _screen_copy(tmp_path, labels=["toxic", "insult", "threat", "hate"])
+    with pytest.raises(ModelLoadError, match="labels"):
+        Classifier(settings(screen_dir=relabelled))
+    other = tmp_path / "vocab"
+    other.mkdir()
+    for f in SCREEN.iterdir():
+        if f.name != "tokenizer.json":
+            (other / f.name).symlink_to(f)
+    tokenizer = json.loads((SCREEN / "tokenizer.json").read_text())
+    vocab = tokenizer["model"]["vocab"]
+    vocab["zzznotaword"] = len(vocab)
+    (other / "tokenizer.json").write_text(json.dumps(tokenizer))
+    with pytest.raises(ModelLoadError, match="another vocabulary"):
+        Classifier(settings(screen_dir=other))
+
+
+def test_a_batch_is_read_as_its_messages_are_the_screened_rows_the_screens(
+    pair: Classifier, alone: Classifier
+) -> None:
+    abusive = pair.encode(ABUSIVE[0])
+    text = BENIGN[0]
+    while pair.encode(text).tokens < abusive.tokens:
+        text += " ok"
+    benign = pair.encode(text)
+    assert benign.tokens == abusive.tokens
+    model_thresholds = np.array([alone.manifest["thresholds"][k] for k in alone.labels])
+    before = metrics.SCREENED._value.get()
+    rows = pair.scores_same_length([benign, abusive])
+    assert metrics.SCREENED._value.get() - before == 1
+    assert (rows[0] < DEFAULT_SCREEN_RATIO * model_thresholds).all()
+    # The model reads the rest as a batch of its own: here the abusive message alone.
+    assert np.array_equal(rows[1], alone.scores_same_length([abusive])[0])
+    lane = pair.second_session(1)
+    assert np.array_equal(lane(abusive), alone.second_session(1)(abusive))
+    assert (lane(benign) < DEFAULT_SCREEN_RATIO * model_thresholds).all()
