@@ -148,12 +148,19 @@ def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
     """
     from moderation.classifier import load_manifest
     from moderation.policy import Policy
+    from moderation.screen import screen_id
 
     manifest = load_manifest(settings.model_dir)
     labels = tuple(manifest["labels"])
     policy = Policy.for_model(labels, manifest["thresholds"], settings.thresholds)
+    model_id, screen = manifest["id"], None
+    if settings.screen_dir is not None:
+        # The pair decides otherwise than the model alone: its id (moderation/screen.py).
+        screen = load_manifest(settings.screen_dir)["id"]
+        model_id = screen_id(model_id, screen, settings.screen_ratio)
     return {
-        "id": manifest["id"],
+        "id": model_id,
+        "screen_id": screen,
         "labels": list(labels),
         "thresholds": dict(policy.thresholds),
         "policy": policy,

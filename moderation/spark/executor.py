@@ -54,6 +54,9 @@ class Plan:
     archive: str | None  # SparkFiles name of the shipped model, or None: model_dir as is
     settings: ClassifierSettings  # the driver's; model_dir is replaced by the archive's
     batch_size: int = 1
+    # SparkFiles name of the shipped screen (moderation/screen.py), or None: screen_dir
+    # as is (or no screen).
+    screen_archive: str | None = None
     fields: Fields = field(default_factory=Fields)
     include_text: bool = False
 
@@ -86,7 +89,10 @@ def _classifier_settings(plan: Plan) -> ClassifierSettings:
     from pyspark import SparkFiles  # only here: this module's tests run without Spark
 
     shipped = Path(SparkFiles.get(plan.archive))
-    return scoring.one_thread(replace(plan.settings, model_dir=shipped))
+    screen = plan.settings.screen_dir
+    if plan.screen_archive is not None:
+        screen = Path(SparkFiles.get(plan.screen_archive))
+    return scoring.one_thread(replace(plan.settings, model_dir=shipped, screen_dir=screen))
 
 
 def _load(plan: Plan) -> Classifier:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from moderation.classifier import load_manifest
 from moderation.config import ClassifierSettings
 from moderation.replay import scoring
 from moderation.replay.sources import Fields
@@ -97,13 +98,19 @@ def plan_for(
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
     scoring.warn_if_batched(batch_size)
     facts = scoring.model_facts(settings)
-    archive = ship_model(spark, settings.model_dir, facts["id"]) if ship else None
+    archive = screen_archive = None
+    if ship:
+        model_only = str(load_manifest(settings.model_dir)["id"])
+        archive = ship_model(spark, settings.model_dir, model_only)
+        if settings.screen_dir is not None:
+            screen_archive = ship_model(spark, settings.screen_dir, facts["screen_id"])
     return Plan(
         mode=mode,
         model_id=facts["id"],
         labels=tuple(facts["labels"]),
         thresholds=facts["thresholds"],
         archive=archive,
+        screen_archive=screen_archive,
         settings=settings,
         batch_size=batch_size,
         fields=fields,

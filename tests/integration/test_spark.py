@@ -5,6 +5,7 @@ Needs Java and the `spark` extra; scripts/test.sh installs both (a JRE from Debi
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
@@ -171,8 +172,11 @@ def test_scores_equal_moderation_classify(spark: Any, tmp_path: Path) -> None:
         [(f"m{i}", t) for i, t in enumerate(texts)], "id string, text string"
     )
     scored = {r["id"]: r for r in score_dataframe(df, "text", "id").collect()}
+    # score_dataframe's default is the model alone (ClassifierSettings()); the command
+    # reads the environment, where a screen may be on by default on this CPU.
     cli = subprocess.run(
         [sys.executable, "-m", "moderation.cli", "classify"],
+        env={**os.environ, "MODERATION_SCREEN_DIR": "off"},
         input="\n".join(texts).encode(),
         capture_output=True,
         check=True,
