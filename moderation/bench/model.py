@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,6 +40,9 @@ from moderation.bench.baselines import (
 )
 from moderation.bench.stats import markdown_table, summarize, write_docs_section
 from moderation.cpu import cpu_info
+
+if TYPE_CHECKING:
+    from moderation.classifier import Classifier
 
 log = logging.getLogger(__name__)
 
@@ -133,8 +136,10 @@ def measure_family(
     base_threads: int,
     warmup: int,
     rounds: int,
+    screen_dir: Path | None = None,
 ) -> list[Row]:
-    """Every variant of one model family, each in its own blocks, in ``rounds`` rounds."""
+    """Every variant of one model family, each in its own blocks, in ``rounds`` rounds;
+    with ``screen_dir``, the model with that screen in front too (moderation/screen.py)."""
     import torch
     from transformers import DistilBertForSequenceClassification
 
@@ -233,6 +238,17 @@ def measure_family(
             shipped,
             len(texts),
         )
+        if screen_dir is not None:
+            pair = screened_fn(onnx_dir, screen_dir)
+            add(
+                "e-screen",
+                "ours as shipped on avx512-vnni: the four-block screen in front "
+                f"(ratio {pair.screen.ratio if pair.screen else '-'}), the model as (e-split) "
+                "behind it",
+                2,
+                lambda text: pair.scores(pair.encode(text)),
+                len(texts),
+            )
         log.info("%s: %d rows, %d rounds", name, len(variants), rounds)
         seconds = time_rounds(variants, texts, warmup, rounds)
     return [row_of(v, seconds[v.key]) for v in variants]
@@ -262,6 +278,17 @@ def split_fn(path: Path, tok: Tok, threads: int) -> tuple[Callable[[str], Any], 
         return sess.run(["logits"], {"input_ids": ids, "attention_mask": np.ones_like(ids)})
 
     return run, limit
+
+
+def screened_fn(model_dir: Path, screen_dir: Path) -> Classifier:
+    """The model with the screen in front, as the worker loads it (one thread up to the
+    length timed at load), tokenizing as the other rows do (no normalizer)."""
+    from moderation.classifier import Classifier
+    from moderation.config import ClassifierSettings
+
+    return Classifier(
+        ClassifierSettings(model_dir=model_dir, threads=2, screen_dir=screen_dir, normalize=False)
+    )
 
 
 BY_LENGTH = (8, 16, 32, 64, 128)
@@ -406,8 +433,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--rounds", type=int, default=3, help="rounds of one block per row, the order rotated"
     )
+    p.add_argument(
+        "--no-screen",
+        action="store_true",
+        help="leave out the row of the model with the shipped screen in front",
+    )
     ns = p.parse_args(argv)
     from moderation.config import default_model_dir
+    from moderation.config.model import DEFAULT_SCREEN_NAME
 
     model_dir = ns.model_dir or default_model_dir()
     ns.out.mkdir(parents=True, exist_ok=True)
@@ -417,7 +450,16 @@ def main(argv: list[str] | None = None) -> int:
     lengths = [tok.ids(t).shape[1] for t in texts]
     families = {
         "shipped model (width 384)": measure_family(
-            "shipped", checkpoint, model_dir, fp32_onnx, texts, True, ns.threads, 30, ns.rounds
+            "shipped",
+            checkpoint,
+            model_dir,
+            fp32_onnx,
+            texts,
+            True,
+            ns.threads,
+            30,
+            ns.rounds,
+            screen_dir=None if ns.no_screen else default_model_dir(DEFAULT_SCREEN_NAME),
         )
     }
     if not ns.skip_wide:
