@@ -28,6 +28,8 @@ SPIN = {"MODERATION_SPINNING": "true"}
 VARIANTS: list[tuple[str, list[str], dict[str, str]]] = [
     ("floor (no model)", ["moderation.bench.echo_worker"], {}),
     ("worker, spinning off (shipped)", WORKER, {}),
+    # On a CPU kind where the screen is on by default (moderation/screen.py): without it.
+    ("worker, the model alone (no screen)", WORKER, {"MODERATION_SCREEN_DIR": "off"}),
     ("worker, spinning 3 ms", WORKER, {**SPIN, "MODERATION_SPIN_US": "3000"}),
     ("worker, spinning (ONNX Runtime's default)", WORKER, SPIN),
     ("worker, 1 inference thread", WORKER, {"MODERATION_THREADS": "1"}),
