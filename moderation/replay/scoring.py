@@ -59,8 +59,11 @@ def load(settings: ClassifierSettings) -> Classifier:
 
 
 def init(settings: ClassifierSettings) -> None:
-    """Process initializer: load the model once; exit if the replay process dies."""
-    load(settings)
+    """Process initializer: load the model once; exit if the replay process dies.
+
+    The parent is read and watched before the model loads: a replay killed while a
+    scoring process is still loading (with a screen, two models) would otherwise leave
+    it watching the process it was handed to instead, forever."""
     parent = os.getppid()
 
     def watch() -> None:
@@ -71,6 +74,7 @@ def init(settings: ClassifierSettings) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    load(settings)
 
 
 def _remember(key: bytes, scores: list[float]) -> None:

@@ -77,6 +77,48 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+# A replay that starts a scoring process and dies while that process still loads its
+# model (here a load that takes a minute): the orphan must notice, not outlive it.
+_ORPHAN = """
+import os, sys, time, multiprocessing as mp
+from moderation.replay import scoring
+from moderation.config import ClassifierSettings
+
+def slow_load(settings):
+    time.sleep(60)
+
+def child():
+    scoring.load = slow_load
+    scoring.init(ClassifierSettings())
+
+if __name__ == "__main__":
+    p = mp.get_context("fork").Process(target=child)
+    p.start()
+    time.sleep(0.5)
+    print(p.pid, flush=True)
+    os._exit(0)
+"""
+
+
+def test_a_scoring_process_orphaned_while_it_loads_exits(tmp_path: Path) -> None:
+    script = tmp_path / "orphan.py"
+    script.write_text(_ORPHAN)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # Read the child's pid and no further: the child holds the pipe while it lives.
+    with subprocess.Popen(
+        [sys.executable, str(script)], env=env, stdout=subprocess.PIPE
+    ) as replay_process:
+        assert replay_process.stdout is not None
+        pid = int(replay_process.stdout.readline())
+        replay_process.stdout.close()
+        assert replay_process.wait(30) == 0
+    try:
+        assert wait_for(lambda: not _alive(pid), 10), "the orphan outlived its replay"
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
 def test_interrupted_run_resumes_without_gaps_or_repeats(tmp_path: Path) -> None:
     texts = [f"message number {i} about the game tonight" for i in range(3000)]
     src = tmp_path / "in.jsonl"
