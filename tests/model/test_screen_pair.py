@@ -5,7 +5,9 @@ a screen that reads otherwise than the model is refused at load."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -108,36 +110,35 @@ def test_the_stored_report_of_the_pair_measured_this_pair_and_still_holds(
         assert row["rate"] >= report["behaviour"][name]["rate"] - 1e-9, name
 
 
-def _screen_copy(tmp_path: Path, **changes: object) -> Path:
-    """The shipped screen's files, linked, under a manifest with ``changes``."""
-    out = tmp_path / "screen"
+def _screen_with(tmp_path: Path, name: str, edit: Callable[[dict[str, Any]], None]) -> Path:
+    """The shipped screen's files, linked, but for JSON file ``name``, edited by ``edit``."""
+    out = tmp_path / name.removesuffix(".json")
     out.mkdir()
     for f in SCREEN.iterdir():
-        if f.name != "model.json":
+        if f.name != name:
             (out / f.name).symlink_to(f)
-    manifest = json.loads((SCREEN / "model.json").read_text())
-    manifest.update(changes)
-    (out / "model.json").write_text(json.dumps(manifest))
+    data = json.loads((SCREEN / name).read_text())
+    edit(data)
+    (out / name).write_text(json.dumps(data))
     return out
+
+
+def _relabel(manifest: dict[str, Any]) -> None:
+    manifest["labels"] = ["toxic", "insult", "threat", "hate"]
+
+
+def _add_a_word(tokenizer: dict[str, Any]) -> None:
+    vocab = tokenizer["model"]["vocab"]
+    vocab["zzznotaword"] = len(vocab)
 
 
 def test_a_screen_with_other_labels_or_another_vocabulary_is_refused_at_load(
     tmp_path: Path,
 ) -> None:
-    relabelled = _screen_copy(tmp_path, labels=["toxic", "insult", "threat", "hate"])
     with pytest.raises(ModelLoadError, match="labels"):
-        Classifier(settings(screen_dir=relabelled))
-    other = tmp_path / "vocab"
-    other.mkdir()
-    for f in SCREEN.iterdir():
-        if f.name != "tokenizer.json":
-            (other / f.name).symlink_to(f)
-    tokenizer = json.loads((SCREEN / "tokenizer.json").read_text())
-    vocab = tokenizer["model"]["vocab"]
-    vocab["zzznotaword"] = len(vocab)
-    (other / "tokenizer.json").write_text(json.dumps(tokenizer))
+        Classifier(settings(screen_dir=_screen_with(tmp_path, "model.json", _relabel)))
     with pytest.raises(ModelLoadError, match="another vocabulary"):
-        Classifier(settings(screen_dir=other))
+        Classifier(settings(screen_dir=_screen_with(tmp_path, "tokenizer.json", _add_a_word)))
 
 
 def test_a_batch_is_read_as_its_messages_are_the_screened_rows_the_screens(
