@@ -19,7 +19,6 @@ each stays below the model's threshold (and below any override raising it).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -28,8 +27,6 @@ import numpy as np
 
 from moderation.errors import ModelLoadError
 from moderation.normalize import drops_leading_mentions, spaces_glued_symbols
-
-log = logging.getLogger(__name__)
 
 
 def screen_id(model_id: str, screen_model_id: str, ratio: float) -> str:

@@ -164,6 +164,7 @@ def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
         model_id = screen_id(model_id, screen, settings.screen_ratio)
     return {
         "id": model_id,
+        "model_only_id": manifest["id"],
         "screen_id": screen,
         "labels": list(labels),
         "thresholds": dict(policy.thresholds),

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
-from moderation.classifier import load_manifest
 from moderation.config import ClassifierSettings
 from moderation.replay import scoring
 from moderation.replay.sources import Fields
@@ -100,8 +99,7 @@ def plan_for(
     facts = scoring.model_facts(settings)
     archive = screen_archive = None
     if ship:
-        model_only = str(load_manifest(settings.model_dir)["id"])
-        archive = ship_model(spark, settings.model_dir, model_only)
+        archive = ship_model(spark, settings.model_dir, facts["model_only_id"])
         if settings.screen_dir is not None:
             screen_archive = ship_model(spark, settings.screen_dir, facts["screen_id"])
     return Plan(
