@@ -343,6 +343,94 @@ def _spelled_cuts(n: int) -> list[tuple[int, int]]:
 
 _SPELLED_CUTS = {n: _spelled_cuts(n) for n in range(3, 33)}
 
+# Words of abuse, profanity and harm, read through a typo (rule 50): two adjacent letters
+# swapped ("btich", "fcuk", "klil") or one left out ("idot", "stpid"), never the first
+# letter. Written from general knowledge of chat abuse, with common inflections; a word
+# of four letters or more as written, that is no whole word of the vocabulary, no word
+# of this list, and the typo of only one of them ("moon" and "morn" are words: left).
+_TYPO_WORDS = frozenset(
+    {
+        "fuck", "fucks", "fucking", "fucked", "fucker", "fuckers", "fuckin", "fuckface",
+        "motherfucker", "shit", "shits", "shitty", "bullshit", "bitch", "bitches",
+        "bitching", "bitchy", "asshole", "assholes", "bastard", "bastards", "cunt",
+        "cunts", "dick", "dicks", "dickhead", "pussy", "crap", "crappy", "damn", "piss",
+        "pissed", "whore", "whores", "slut", "sluts", "slutty", "twat", "wanker",
+        "douche", "douchebag", "idiot", "idiots", "idiotic", "stupid", "stupidity",
+        "moron", "morons", "moronic", "dumb", "dumbass", "retard", "retards", "retarded",
+        "loser", "losers", "pathetic", "worthless", "useless", "disgusting", "ugly",
+        "trash", "garbage", "scum", "scumbag", "freak", "imbecile", "coward",
+        "hate", "hated", "hater", "hateful", "faggot", "faggots", "nigger", "niggers",
+        "nigga", "niggas", "tranny", "kill", "kills", "killing", "killed", "murder",
+        "murdered", "dead", "death", "stab", "stabbed", "shoot", "rape", "raped",
+        "rapist", "suicide", "yourself", "yourselves", "hang", "hanged", "burn", "beat",
+        "hurt", "destroy", "choke", "strangle", "drown", "slaughter", "behead",
+        "lynch", "torture", "kidnap", "poison", "skank", "thot",
+        "jerk", "prick", "arse", "arsehole", "bollocks", "bugger", "shithead", "shitface",
+    }
+)  # fmt: skip
+_TYPO_MIN = 4
+# Words, names and other spellings that the vocabulary lacks but people write as they
+# are, each one typo from a word of the list: English words (Debian's american-english-
+# large list, checked when the list was written), names and words of other languages.
+_NOT_TYPOS = frozenset(
+    {
+        "cnut", "crapy", "douce", "fagot", "fagots", "fats", "morn", "morns", "moro",
+        "moros", "moroni", "psis", "puss", "retrad", "shoo", "soot", "choe", "drow",
+        "dron", "brun", "raed", "cappy", "tanny", "frak", "lync", "lych", "dman", "tash",
+        "tras", "skak",
+    }
+)  # fmt: skip
+
+
+def _typos(word: str) -> Iterator[str]:
+    """``word`` with two adjacent letters swapped, or one left out; never the first."""
+    for i in range(1, len(word) - 1):
+        if word[i] != word[i + 1]:
+            yield word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    for i in range(1, len(word)):
+        yield word[:i] + word[i + 1 :]
+
+
+def _typo_table(words: frozenset[str]) -> dict[str, str]:
+    """Each typo of one of ``words`` (and of no other, and itself none of them) -> the word."""
+    sources: dict[str, set[str]] = {}
+    for word in words:
+        for typo in _typos(word):
+            if len(typo) >= _TYPO_MIN and typo not in words and typo not in _NOT_TYPOS:
+                sources.setdefault(typo, set()).add(word)
+    return {typo: next(iter(of)) for typo, of in sources.items() if len(of) == 1}
+
+
+_TYPO_OF = _typo_table(_TYPO_WORDS)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _typo_of_another(typo: str, vocab: Container[str]) -> bool:
+    """Whether ``typo`` is also a typo of a whole word of ``vocab`` not in the list ("haer"
+    of "hear", "kille" of "killer"): two letters swapped back, or one put back."""
+    back = (typo[:i] + typo[i + 1] + typo[i] + typo[i + 2 :] for i in range(1, len(typo) - 1))
+    put = (typo[:i] + c + typo[i:] for i in range(1, len(typo) + 1) for c in _LETTERS)
+    return any(w in vocab and w not in _TYPO_WORDS for w in itertools.chain(back, put))
+
+
+def typos_for_vocab(vocab: Container[str]) -> dict[str, str]:
+    """The typos read with ``vocab`` (rule 50): none that is a whole word of it, nor a
+    typo of one of its words as well."""
+    return {
+        typo: word
+        for typo, word in _TYPO_OF.items()
+        if typo not in vocab and not _typo_of_another(typo, vocab)
+    }
+
+
+# A word a person spells, of at least ``_TYPO_MIN`` letters, standing alone: between
+# spaces or sentence punctuation, not a handle's or hashtag's name, not part of a word
+# a symbol cuts ("dau*hter", "bitc-", "douch'e").
+_LONG_WORD = re.compile(
+    r"(?<![^\s\"'\u2018\u201c(\[])[A-Za-z]{4,}"
+    r"(?=$|[\s.,!?;:\")\]\u201d]|['\u2019](?![^\W_]))"
+)
+
 # Chat shorthand for "you" and its kin, read as the words (rule 48): the threat and
 # insult rows learned from text written with "you", and read "u" as milder. Whole words
 # only: not in a handle or hashtag, "U.S.", "R&B", "U-turn", "u2", "'u'" or a masked
@@ -528,6 +616,7 @@ class Normalizer:
         self._words = _Words(vocab)
         self.leading_mentions = leading_mentions
         self.glued_symbols = glued_symbols
+        self._typos = typos_for_vocab(vocab)
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -565,6 +654,8 @@ class Normalizer:
             text = _ENDING_ONES.sub(self._ending_ones, text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
+        if any(w.lower() in self._typos for w in _LONG_WORD.findall(text)):
+            text = _LONG_WORD.sub(self._typo_read, text)
         text = _SHORTHAND.sub(_read_shorthand, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
         low = text.lower()
@@ -593,6 +684,9 @@ class Normalizer:
             if word in self._words:
                 return word
         return m.group(0)
+
+    def _typo_read(self, m: re.Match[str]) -> str:
+        return self._typos.get(m.group(0).lower(), m.group(0))
 
     def _regional_word(self, m: re.Match[str]) -> str:
         word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in m.group(0))
