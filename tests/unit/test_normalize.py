@@ -455,3 +455,53 @@ def test_a_spelled_word_starting_with_shorthand_letters_stays_one_word(
     spaced: str, word: str
 ) -> None:
     assert chat(spaced) == word
+
+
+TYPO_VOCAB = VOCAB | {"bitch", "fuck", "you", "are", "a", "will", "hear", "moon", "daughter"}
+typed = Normalizer(TYPO_VOCAB)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # A typo of a word of abuse or harm read as the word (docs/model.md, rule 57).
+        ("you are a btich", "you are a bitch"),
+        ("fcuk you", "fuck you"),
+        ("Fukc, you are dumb!", "fuck, you are dumb!"),
+        ("i will klil you", "i will kill you"),
+        ("you are an idot.", "you are an idiot."),
+        ("so stpid", "so stupid"),
+        ('he said "btich" to me', 'he said "bitch" to me'),
+    ],
+)
+def test_a_typo_of_a_word_of_abuse_is_read_as_the_word(text: str, read: str) -> None:
+    assert typed(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a moon tonight",  # a whole word of the vocabulary, one letter from "moron"
+        "haer me out",  # also "hear" with two letters swapped: a word not of the list
+        "ibtch",  # the first letter is never taken for a typo
+        "@btich and #fcuk",  # a handle's or a hashtag's name is not a word a person spells
+        "dau*hter",  # part of a word a symbol cuts
+        "kil",  # shorter than four letters
+        "fcukbtich",  # not a typo of one word
+    ],
+)
+def test_what_is_no_typo_of_abuse_stays(text: str) -> None:
+    assert typed(text) == text
+
+
+def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
+    from moderation.normalize import typos_for_vocab
+
+    table = typos_for_vocab(TYPO_VOCAB)
+    assert table["btich"] == "bitch"
+    for typo, word in table.items():
+        swaps = (word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(1, len(word) - 1))
+        swapped = typo in swaps
+        left_out = any(typo == word[:i] + word[i + 1 :] for i in range(1, len(word)))
+        assert swapped or left_out, (typo, word)
+        assert typo[0] == word[0] and len(typo) >= 4 and typo not in TYPO_VOCAB
