@@ -426,6 +426,7 @@ def typos_for_vocab(vocab: Container[str]) -> dict[str, str]:
 # A word a person spells, of at least ``_TYPO_MIN`` letters, standing alone: between
 # spaces or sentence punctuation, not a handle's or hashtag's name, not part of a word
 # a symbol cuts ("dau*hter", "bitc-", "douch'e").
+_LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
 _LONG_WORD = re.compile(
     r"(?<![^\s\"'\u2018\u201c(\[])[A-Za-z]{4,}"
     r"(?=$|[\s.,!?;:\")\]\u201d]|['\u2019](?![^\W_]))"
@@ -654,7 +655,8 @@ class Normalizer:
             text = _ENDING_ONES.sub(self._ending_ones, text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
-        if any(w.lower() in self._typos for w in _LONG_WORD.findall(text)):
+        # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
+        if not self._typos.keys().isdisjoint(map(str.lower, _LETTER_RUN.findall(text))):
             text = _LONG_WORD.sub(self._typo_read, text)
         text = _SHORTHAND.sub(_read_shorthand, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
