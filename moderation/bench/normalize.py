@@ -38,6 +38,9 @@ EVASIONS = [
     ("a one for an l", "ki11 yourself"),
     # Spelled out after "a", a word the vocabulary splits into pieces (rule 43).
     ("spelled after an article", "you're a c u n t"),
+    # A typo of a word of abuse or harm read as the word (docs/model.md, rule 57).
+    ("two letters swapped", "i will klil you"),
+    ("a letter left out", "you are so stpid"),
 ]
 
 
