@@ -41,6 +41,9 @@ characters and lower-cases. What it cannot see through, and this does:
   (``ur`` as "you're" before an article, "not" or an adverb, else "your"), since the
   model learned threats and insults written with "you" (rule 48); single letters chat
   writes as words are not joined into one when spaced (``u r a loser``);
+- a typo in a word of abuse or harm, two letters swapped or one left out, never the
+  first (``btich``, ``fcuk``, ``klil``): read as the word, when the typo stands alone,
+  is no word of the vocabulary and is a typo of no other word of it (rule 57);
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
@@ -343,7 +346,7 @@ def _spelled_cuts(n: int) -> list[tuple[int, int]]:
 
 _SPELLED_CUTS = {n: _spelled_cuts(n) for n in range(3, 33)}
 
-# Words of abuse, profanity and harm, read through a typo (rule 50): two adjacent letters
+# Words of abuse, profanity and harm, read through a typo (rules 50 and 57): two adjacent letters
 # swapped ("btich", "fcuk", "klil") or one left out ("idot", "stpid"), never the first
 # letter. Written from general knowledge of chat abuse, with common inflections; a word
 # of four letters or more as written, that is no whole word of the vocabulary, no word
@@ -414,7 +417,7 @@ def _typo_of_another(typo: str, vocab: Container[str]) -> bool:
 
 
 def typos_for_vocab(vocab: Container[str]) -> dict[str, str]:
-    """The typos read with ``vocab`` (rule 50): none that is a whole word of it, nor a
+    """The typos read with ``vocab`` (rules 50 and 57): none that is a whole word of it, nor a
     typo of one of its words as well."""
     return {
         typo: word
