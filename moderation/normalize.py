@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import string
 import unicodedata
 from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass
@@ -405,14 +406,13 @@ def _typo_table(words: frozenset[str]) -> dict[str, str]:
 
 
 _TYPO_OF = _typo_table(_TYPO_WORDS)
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _typo_of_another(typo: str, vocab: Container[str]) -> bool:
     """Whether ``typo`` is also a typo of a whole word of ``vocab`` not in the list ("haer"
     of "hear", "kille" of "killer"): two letters swapped back, or one put back."""
     back = (typo[:i] + typo[i + 1] + typo[i] + typo[i + 2 :] for i in range(1, len(typo) - 1))
-    put = (typo[:i] + c + typo[i:] for i in range(1, len(typo) + 1) for c in _LETTERS)
+    put = (typo[:i] + c + typo[i:] for i in range(1, len(typo) + 1) for c in string.ascii_lowercase)
     return any(w in vocab and w not in _TYPO_WORDS for w in itertools.chain(back, put))
 
 
@@ -429,9 +429,9 @@ def typos_for_vocab(vocab: Container[str]) -> dict[str, str]:
 # A word a person spells, of at least ``_TYPO_MIN`` letters, standing alone: between
 # spaces or sentence punctuation, not a handle's or hashtag's name, not part of a word
 # a symbol cuts ("dau*hter", "bitc-", "douch'e").
-_LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
+_LETTER_RUN = re.compile(rf"[A-Za-z]{{{_TYPO_MIN},}}")
 _LONG_WORD = re.compile(
-    r"(?<![^\s\"'\u2018\u201c(\[])[A-Za-z]{4,}"
+    rf"(?<![^\s\"'\u2018\u201c(\[])[A-Za-z]{{{_TYPO_MIN},}}"
     r"(?=$|[\s.,!?;:\")\]\u201d]|['\u2019](?![^\W_]))"
 )
 
