@@ -6,6 +6,7 @@ from moderation.normalize import (
     Normalizer,
     drop_glued_symbols,
     drops_leading_mentions,
+    english_words,
     space_glued_symbols,
     spaces_glued_symbols,
     typos_for_vocab,
@@ -493,6 +494,67 @@ def test_a_typo_of_a_word_of_abuse_is_read_as_the_word(text: str, read: str) -> 
 )
 def test_what_is_no_typo_of_abuse_stays(text: str) -> None:
     assert typed(text) == text
+
+
+WORD_VOCAB = VOCAB | {
+    "clown", "traitor", "because", "morning", "chant", "noisy", "brush", "men", "means",
+    "nice", "niece", "chill", "chilling", "abcdex", "abcdey", "great", "this", "monsoon",
+    "naomi",
+}  # fmt: skip
+worded = Normalizer(WORD_VOCAB)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # A typo of any word of the vocabulary, four letters or more (rule 58).
+        ("what a clwon he is", "what a clown he is"),
+        ("She is a taritor.", "She is a traitor."),
+        ("good mornign", "good morning"),
+        ("Becuase no", "because no"),
+        # A capital opening a sentence says nothing of a name.
+        ("Gerat. Thsi is good", "great. this is good"),
+        ('@sam "Thsi', '@sam "this'),
+        ("so\nThsi", "so\nthis"),
+    ],
+)
+def test_a_typo_of_any_word_of_the_vocabulary_is_read_as_the_word(text: str, read: str) -> None:
+    assert worded(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i cant hear",  # an English word, one letter from "chant"
+        "so nosy",  # an English word, one letter from "noisy"
+        "bruh",  # a chat word, one letter from "brush"
+        "the mens room",  # a chat word, one letter from "means"
+        "just chillin",  # "chill" with an ending, one letter from "chilling"
+        "nicee one",  # "nice" with a letter doubled, one letter from "niece"
+        "abcde",  # a typo of two words ("abcdex", "abcdey"): read as neither
+        "@clwon #clwon",  # a handle's or a hashtag's name
+        "we met Monson",  # a name: a capital inside a sentence, one letter from "monsoon"
+        "go to NAMI",  # an acronym, one letter from "naomi"
+        "a CLWON",  # capitals: read only for a word of abuse ("a FCUK" is "a fuck")
+        "so tHsi",
+    ],
+)
+def test_a_word_as_written_is_no_typo_of_another(text: str) -> None:
+    assert worded(text) == text
+
+
+def test_capitals_are_read_through_a_typo_of_a_word_of_abuse() -> None:
+    assert worded("a FCUK, Btich") == "a fuck, bitch"
+
+
+def test_the_english_words_kept_are_shipped_with_the_package() -> None:
+    words = english_words()
+    assert {"cant", "nosy", "shrek", "cremate", "apologise"} <= words  # American and British
+    assert all(len(w) >= 4 and w.isascii() and w.isalpha() and w.islower() for w in words)
+
+
+def test_the_table_is_built_once_for_a_vocabulary() -> None:
+    assert Normalizer(WORD_VOCAB)._typos is worded._typos
 
 
 def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
