@@ -462,16 +462,21 @@ _CHAT_WORDS = frozenset(
 # Endings that make a word of a word ("mens", "chillin", "biter", "doer"): a word the
 # vocabulary holds with one of them is a word as written, not a typo.
 _ENDINGS = ("s", "es", "d", "ed", "r", "er", "y", "ly", "in", "ing")
+_ENDINGS_BY_LAST = {
+    last: tuple(end for end in _ENDINGS if end[-1] == last) for last in {e[-1] for e in _ENDINGS}
+}
 _DOUBLED = re.compile(r"(.)\1+")
 
 
 def _made_from(word: str, vocab: Container[str]) -> bool:
     """Whether ``word`` is a word of ``vocab`` with an ending put on ("mens"), or with a
     letter doubled for stress ("nicee", "funn")."""
-    if any(word.endswith(end) and word[: -len(end)] in vocab for end in _ENDINGS):
-        return True
-    single = _DOUBLED.sub(r"\1", word)
-    return single != word and single in vocab
+    for end in _ENDINGS_BY_LAST.get(word[-1], ()):
+        if word.endswith(end) and word[: -len(end)] in vocab:
+            return True
+    if _DOUBLED.search(word) is None:
+        return False
+    return _DOUBLED.sub(r"\1", word) in vocab
 
 
 @functools.lru_cache(maxsize=4)
