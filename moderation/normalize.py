@@ -433,9 +433,10 @@ def abuse_typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
     }
 
 
-# English words of four letters or more, lowercased: SCOWL's american-english-large as
-# Debian ships it (wamerican-large; its notice in words/COPYING-SCOWL). A word of it is a
-# word as written, never another word's typo ("cant", "nosy", "shrek"; rule 58).
+# English words of four letters or more, lowercased: SCOWL's American and British large
+# lists as Debian ships them (wamerican-large, wbritish-large; their notice in
+# words/COPYING-SCOWL; written by scripts/english-words.sh). A word of it is a word as
+# written, never another word's typo ("cant", "nosy", "shrek", "apologise"; rule 58).
 _ENGLISH_WORDS = "words/english.txt.gz"
 
 
