@@ -69,7 +69,6 @@ import functools
 import gzip
 import itertools
 import re
-import string
 import unicodedata
 from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass
@@ -401,38 +400,6 @@ def _typos(word: str) -> Iterator[str]:
         yield word[:i] + word[i + 1 :]
 
 
-def _typo_table(words: frozenset[str]) -> dict[str, str]:
-    """Each typo of one of ``words`` (and of no other, and itself none of them) -> the word."""
-    sources: dict[str, set[str]] = {}
-    for word in words:
-        for typo in _typos(word):
-            if len(typo) >= _TYPO_MIN and typo not in words and typo not in _NOT_TYPOS:
-                sources.setdefault(typo, set()).add(word)
-    return {typo: next(iter(of)) for typo, of in sources.items() if len(of) == 1}
-
-
-_TYPO_OF = _typo_table(_TYPO_WORDS)
-
-
-def _typo_of_another(typo: str, vocab: Container[str]) -> bool:
-    """Whether ``typo`` is also a typo of a whole word of ``vocab`` not in the list ("haer"
-    of "hear", "kille" of "killer"): two letters swapped back, or one put back."""
-    back = (typo[:i] + typo[i + 1] + typo[i] + typo[i + 2 :] for i in range(1, len(typo) - 1))
-    put = (typo[:i] + c + typo[i:] for i in range(1, len(typo) + 1) for c in string.ascii_lowercase)
-    return any(w in vocab and w not in _TYPO_WORDS for w in itertools.chain(back, put))
-
-
-@functools.lru_cache(maxsize=4)
-def abuse_typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
-    """The typos of words of abuse read with ``vocab`` (rules 50 and 57): none that is a
-    whole word of it, nor a typo of one of its words as well."""
-    return {
-        typo: word
-        for typo, word in _TYPO_OF.items()
-        if typo not in vocab and not _typo_of_another(typo, vocab)
-    }
-
-
 # English words of four letters or more, lowercased: SCOWL's American and British large
 # lists as Debian ships them (wamerican-large, wbritish-large; their notice in
 # words/COPYING-SCOWL; written by scripts/english-words.sh). A word of it is a word as
@@ -481,11 +448,15 @@ def _made_from(word: str, vocab: Container[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=4)
-def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
-    """Every typo read with ``vocab``: of a word of abuse (rule 57), or of any whole word of
-    it of four letters or more (rule 58), when the typo is no word of it, no English word,
-    no chat word, nor a word of it made longer, and a typo of that word alone. Built once
-    for a vocabulary: a model and its screen share it."""
+def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]:
+    """Every typo read with ``vocab`` -> its word, and those of words of abuse among them.
+
+    A typo is read only as the one word it is a typo of, among the vocabulary's whole
+    words of four letters or more and the list of abuse ("haer" is also "hear": neither),
+    and only when it is no whole word of the vocabulary. A typo of a word of abuse is read
+    so (rule 57) unless it is a word of the list itself; one of any other word (rule 58)
+    only when it is no English word, no chat word, and no word of the vocabulary made
+    longer. Built once for a vocabulary: a model and its screen share it."""
     words = [w for w in vocab if len(w) >= _TYPO_MIN and w.isascii() and w.isalpha()]
     sources: dict[str, str | None] = {}
     for word in itertools.chain(words, _TYPO_WORDS):
@@ -493,18 +464,27 @@ def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
             if len(typo) >= _TYPO_MIN:
                 # A second word with the same typo: read as neither.
                 sources[typo] = word if sources.get(typo, word) == word else None
+    known = {typo: word for typo, word in sources.items() if word is not None and typo not in vocab}
+    abuse = {
+        typo: word
+        for typo, word in known.items()
+        if word in _TYPO_WORDS and typo not in _TYPO_WORDS and typo not in _NOT_TYPOS
+    }
     english = english_words()
     wider = {
         typo: word
-        for typo, word in sources.items()
-        if word is not None
-        and typo not in vocab
-        and typo not in english
+        for typo, word in known.items()
+        if typo not in english
         and typo not in _NOT_TYPOS
         and typo not in _CHAT_WORDS
         and not _made_from(typo, vocab)
     }
-    return wider | abuse_typos_for_vocab(vocab)
+    return wider | abuse, frozenset(abuse)
+
+
+def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
+    """Every typo read with ``vocab`` (rules 57 and 58) -> the word it is read as."""
+    return _typo_tables(vocab)[0]
 
 
 # A word a person spells, of at least ``_TYPO_MIN`` letters, standing alone: between
@@ -714,8 +694,7 @@ class Normalizer:
         self._words = _Words(vocab)
         self.leading_mentions = leading_mentions
         self.glued_symbols = glued_symbols
-        self._typos = typos_for_vocab(vocab)
-        self._abuse_typos = abuse_typos_for_vocab(vocab)
+        self._typos, self._abuse_typos = _typo_tables(vocab)
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
