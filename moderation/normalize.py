@@ -464,20 +464,21 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
             if len(typo) >= _TYPO_MIN:
                 # A second word with the same typo: read as neither.
                 sources[typo] = word if sources.get(typo, word) == word else None
-    known = {typo: word for typo, word in sources.items() if word is not None and typo not in vocab}
+    known = {
+        typo: word
+        for typo, word in sources.items()
+        if word is not None and typo not in vocab and typo not in _NOT_TYPOS
+    }
     abuse = {
         typo: word
         for typo, word in known.items()
-        if word in _TYPO_WORDS and typo not in _TYPO_WORDS and typo not in _NOT_TYPOS
+        if word in _TYPO_WORDS and typo not in _TYPO_WORDS
     }
     english = english_words()
     wider = {
         typo: word
         for typo, word in known.items()
-        if typo not in english
-        and typo not in _NOT_TYPOS
-        and typo not in _CHAT_WORDS
-        and not _made_from(typo, vocab)
+        if typo not in english and typo not in _CHAT_WORDS and not _made_from(typo, vocab)
     }
     return wider | abuse, frozenset(abuse)
 
