@@ -447,34 +447,70 @@ def _made_from(word: str, vocab: Container[str]) -> bool:
     return _DOUBLED.sub(r"\1", word) in vocab
 
 
+# How often the training text uses each English word, each whole word of a shipped
+# vocabulary, each word of the list of abuse and each other word it uses three times or
+# more (moderation/build/word_counts.py, written by scripts/word-counts.sh; rule 59).
+_WORD_COUNTS = "words/counts.txt.gz"
+# A typo of two words or more is read as the one the training text uses most only when
+# it is used at least this many times as often as the next (rule 59, fixed, not tuned).
+_COMMON_RATIO = 10
+
+
+def abuse_words() -> frozenset[str]:
+    """The words of abuse a typo is read as (rule 57)."""
+    return _TYPO_WORDS
+
+
+@functools.cache
+def word_counts() -> dict[str, int]:
+    """How many times the training text uses each word counted (rule 59)."""
+    data = resources.files("moderation").joinpath(_WORD_COUNTS).read_bytes()
+    pairs = (line.split(" ") for line in gzip.decompress(data).decode("ascii").splitlines())
+    return {word: int(n) for word, n in pairs}
+
+
+def _common_source(words: set[str], counts: Mapping[str, int]) -> str | None:
+    """Of the words a typo is one of, the one the training text uses at least
+    ``_COMMON_RATIO`` times as often as any other (a word it never uses counts once)."""
+    first, second = sorted(words, key=lambda w: counts.get(w, 1), reverse=True)[:2]
+    if counts.get(first, 1) >= _COMMON_RATIO * counts.get(second, 1):
+        return first
+    return None
+
+
 @functools.lru_cache(maxsize=4)
 def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]:
     """Every typo read with ``vocab`` -> its word, and those of words of abuse among them.
 
-    A typo is read only as the one word it is a typo of, among the vocabulary's whole
-    words of four letters or more and the list of abuse ("haer" is also "hear": neither),
-    and only when it is no whole word of the vocabulary. A typo of a word of abuse is read
-    so (rule 57) unless it is a word of the list itself; one of any other word (rule 58)
-    only when it is no English word, no chat word, and no word of the vocabulary made
-    longer. Built once for a vocabulary: a model and its screen share it."""
+    A typo is read as a word among the vocabulary's whole words of four letters or more,
+    the list of abuse and the English words the training text uses that the vocabulary
+    splits into pieces (rule 59), only when it is no whole word of the vocabulary and no
+    word of the list; when it is a typo of more than one of them, as the one the
+    training text uses ten times as often as the next, or else as none ("haer" is "hear",
+    not "hare"); and only when the training text uses the word more often than the typo
+    itself ("dont" stays). A typo of a word of abuse is read so (rule 57); one
+    of any other word (rule 58) only when it is no English word, no chat word, and no
+    word of the vocabulary made longer. Built once for a vocabulary: a model and its
+    screen share it."""
+    english = english_words()
+    counts = word_counts()
     words = [w for w in vocab if len(w) >= _TYPO_MIN and w.isascii() and w.isalpha()]
-    sources: dict[str, str | None] = {}
-    for word in itertools.chain(words, _TYPO_WORDS):
+    split = [w for w in counts if w in english and w not in vocab]
+    sources: dict[str, set[str]] = {}
+    for word in itertools.chain(words, _TYPO_WORDS, split):
         for typo in _typos(word):
             if len(typo) >= _TYPO_MIN:
-                # A second word with the same typo: read as neither.
-                sources[typo] = word if sources.get(typo, word) == word else None
-    known = {
-        typo: word
-        for typo, word in sources.items()
-        if word is not None and typo not in vocab and typo not in _NOT_TYPOS
-    }
-    abuse = {
-        typo: word
-        for typo, word in known.items()
-        if word in _TYPO_WORDS and typo not in _TYPO_WORDS
-    }
-    english = english_words()
+                sources.setdefault(typo, set()).add(word)
+    known: dict[str, str] = {}
+    for typo, of in sources.items():
+        if typo in vocab or typo in _TYPO_WORDS or typo in _NOT_TYPOS:
+            continue
+        read = next(iter(of)) if len(of) == 1 else _common_source(of, counts)
+        # A spelling the training text uses as often as the word or more is one people
+        # write as it is ("dont" is not "donut"; "embarassing" is read; rule 59).
+        if read is not None and counts.get(read, 1) > counts.get(typo, 0):
+            known[typo] = read
+    abuse = {typo: word for typo, word in known.items() if word in _TYPO_WORDS}
     wider = {
         typo: word
         for typo, word in known.items()

@@ -2,14 +2,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from moderation.build.word_counts import OTHER_FLOOR, shipped_vocabularies
 from moderation.normalize import (
     Normalizer,
+    _common_source,
+    abuse_words,
     drop_glued_symbols,
     drops_leading_mentions,
     english_words,
     space_glued_symbols,
     spaces_glued_symbols,
     typos_for_vocab,
+    word_counts,
 )
 
 VOCAB = frozenset({"idiot", "stupid", "kill", "good", "hello", "so", "no", "you", "hate"})
@@ -484,7 +488,9 @@ def test_a_typo_of_a_word_of_abuse_is_read_as_the_word(text: str, read: str) -> 
     "text",
     [
         "a moon tonight",  # a whole word of the vocabulary, one letter from "moron"
-        "haer me out",  # also "hear" with two letters swapped: a word not of the list
+        "i haet it",  # also "heat": "hate" is used less than ten times as often (rule 59)
+        "i dont care",  # written more often than "donut": a word, not a typo
+        "a tranny",  # a word of the list is never read as another word ("tyranny")
         "ibtch",  # the first letter is never taken for a typo
         "@btich and #fcuk",  # a handle's or a hashtag's name is not a word a person spells
         "douch'e",  # part of a word a symbol cuts ("douch" alone is read "douche")
@@ -545,6 +551,47 @@ def test_a_word_as_written_is_no_typo_of_another(text: str) -> None:
 
 def test_capitals_are_read_through_a_typo_of_a_word_of_abuse() -> None:
     assert worded("a FCUK, Btich") == "a fuck, bitch"
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # An English word the training text uses, that the vocabulary splits (rule 59).
+        ("what a hyopcrite", "what a hypocrite"),
+        ("the pedohpiles", "the pedophiles"),
+        # A typo two words share, read as the one used ten times as often or more.
+        ("no siht", "no shit"),  # "sight"
+        ("haer me out", "hear me out"),  # "hare"
+        # A misspelling the training text uses, less often than the word ("dont" stays).
+        ("so embarassing", "so embarrassing"),
+    ],
+)
+def test_typos_of_words_the_vocabulary_splits_and_of_common_words_are_read(
+    text: str, read: str
+) -> None:
+    assert worded(text) == read
+
+
+def test_a_typo_two_words_share_is_read_only_as_one_used_ten_times_as_often() -> None:
+    counts = {"hate": 100, "heat": 10, "hare": 9}
+    assert _common_source({"hate", "heat"}, counts) == "hate"
+    assert _common_source({"hate", "heat", "hare"}, counts) == "hate"
+    assert _common_source({"hate", "hare"}, {"hate": 99, "hare": 10}) is None
+    # A word the training text never uses counts as used once.
+    assert _common_source({"heat", "hept"}, counts) == "heat"
+    assert _common_source({"hare", "hept"}, counts) is None
+
+
+def test_the_word_counts_are_shipped_with_the_package() -> None:
+    counts = word_counts()
+    # English words, words of abuse and whole words of a shipped vocabulary; any other
+    # word only when the texts use it three times or more (no rare name, handle or slip).
+    known = english_words() | abuse_words() | shipped_vocabularies()
+    assert counts["shit"] > 10 * counts["sight"] and counts["hypocrite"] > 0
+    assert "hyopcrite" not in counts and counts["dont"] > 10 * counts["donut"]
+    for word, n in counts.items():
+        assert len(word) >= 4 and word.isascii() and word.isalpha() and word.islower()
+        assert n > 0 if word in known else n >= OTHER_FLOOR
 
 
 def test_the_english_words_kept_are_shipped_with_the_package() -> None:
