@@ -496,16 +496,20 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
     counts = word_counts()
     words = [w for w in vocab if len(w) >= _TYPO_MIN and w.isascii() and w.isalpha()]
     split = [w for w in counts if w in english and w not in vocab]
-    sources: dict[str, set[str]] = {}
+    # The first word each typo is of, and every word of those that are typos of more
+    # than one (a few: a set for each of 700,000 typos would double the build's memory).
+    first: dict[str, str] = {}
+    shared: dict[str, set[str]] = {}
     for word in itertools.chain(words, _TYPO_WORDS, split):
         for typo in _typos(word):
-            if len(typo) >= _TYPO_MIN:
-                sources.setdefault(typo, set()).add(word)
+            if len(typo) >= _TYPO_MIN and first.setdefault(typo, word) != word:
+                shared.setdefault(typo, {first[typo]}).add(word)
     known: dict[str, str] = {}
-    for typo, of in sources.items():
+    for typo, word in first.items():
         if typo in vocab or typo in _TYPO_WORDS or typo in _NOT_TYPOS:
             continue
-        read = next(iter(of)) if len(of) == 1 else _common_source(of, counts)
+        of = shared.get(typo)
+        read = word if of is None else _common_source(of, counts)
         # A spelling the training text uses as often as the word or more is one people
         # write as it is ("dont" is not "donut"; "embarassing" is read; rule 59).
         if read is not None and counts.get(read, 1) > counts.get(typo, 0):
