@@ -529,13 +529,17 @@ def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
 
 
 # A word a person spells, of at least ``_TYPO_MIN`` letters, standing alone: between
-# spaces or sentence punctuation, not a handle's or hashtag's name, not part of a word
-# a symbol cuts ("dau*hter", "bitc-", "douch'e").
+# spaces or sentence punctuation (after "..." too, before "(" or an apostrophe's ending,
+# "whoer's"; rule 60), not a handle's or hashtag's name, not part of a word a symbol
+# cuts ("dau*hter", "bitc-", "douch'e").
 _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_TYPO_MIN},}}")
 _LONG_WORD = re.compile(
-    rf"(?<![^\s\"'\u2018\u201c(\[])[A-Za-z]{{{_TYPO_MIN},}}"
-    r"(?=$|[\s.,!?;:\")\]\u201d]|['\u2019](?![^\W_]))"
+    rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_TYPO_MIN},}}"
+    r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
 )
+# A typo with one capital inside a sentence is read when the training text uses the
+# word this many times or more and the typo under three times ("Republiacns"; rule 60).
+_CAPITALISED_WORD_MIN = 100
 
 _BEFORE_SENTENCE = re.compile(r"(?:^|[.!?\n]|(?:^|\s)@\w+)[\s\"'\u2018\u201c(\[]*$")
 
@@ -736,6 +740,7 @@ class Normalizer:
         self.leading_mentions = leading_mentions
         self.glued_symbols = glued_symbols
         self._typos, self._abuse_typos = _typo_tables(vocab)
+        self._counts = word_counts()
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -813,6 +818,12 @@ class Normalizer:
             return word
         if low in self._abuse_typos or word.islower() or _starts_sentence(m):
             return read
+        if (
+            word[1:].islower()
+            and low not in self._counts
+            and self._counts.get(read, 0) >= _CAPITALISED_WORD_MIN
+        ):
+            return read  # "Republiacns" (rule 60); a name is rarely a common word's typo
         # Capitals elsewhere: a name ("Monson", "Arial"), an acronym ("NAMI") or a mixed
         # spelling ("heII"), read only when it is a typo of a word of abuse (rule 58).
         return word

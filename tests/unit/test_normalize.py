@@ -572,6 +572,39 @@ def test_typos_of_words_the_vocabulary_splits_and_of_common_words_are_read(
     assert worded(text) == read
 
 
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # A word before an apostrophe's ending, before "(" or after "..." (rule 60).
+        ("a btich's car", "a bitch's car"),
+        ("the clwon'll see", "the clown'll see"),
+        ("an asshoel(really)", "an asshole(really)"),
+        ("well...Fcuk it", "well...fuck it"),
+        # One capital inside a sentence, on a word the training text uses a hundred
+        # times or more: "republicans" and "american" are; the typos never are.
+        ("the Republiacns and Ameircan people", "the republicans and american people"),
+    ],
+)
+def test_typos_beside_an_ending_and_capitalised_typos_of_common_words_are_read(
+    text: str, read: str
+) -> None:
+    assert worded(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "douch'e",  # an apostrophe that opens no ending cuts the word
+        "bitc-",  # so does a hyphen
+        "the Spoield brat",  # "spoiled": used under a hundred times
+        "we met Monson",  # "monsoon" is rarer still: a name stays
+        "the CLWON",  # more than one capital: only a word of abuse is read
+    ],
+)
+def test_what_rule_60_leaves_as_written(text: str) -> None:
+    assert worded(text) == text
+
+
 def test_a_typo_two_words_share_is_read_only_as_one_used_ten_times_as_often() -> None:
     counts = {"hate": 100, "heat": 10, "hare": 9}
     assert _common_source({"hate", "heat"}, counts) == "hate"
