@@ -42,11 +42,15 @@ characters and lower-cases. What it cannot see through, and this does:
   model learned threats and insults written with "you" (rule 48); single letters chat
   writes as words are not joined into one when spaced (``u r a loser``);
 - a typo, two letters swapped or one left out, never the first (``btich``, ``fcuk``,
-  ``klil``, ``clwon``, ``becuase``): read as the word, when the typo stands alone, is no
-  word of the vocabulary, and is a typo of no other word of it: of a word of abuse or
-  harm (rule 57), or of any word of the vocabulary of four letters or more when the
-  typo is no English word either (SCOWL's list: "cant", "nosy"), no chat word ("bruh")
-  and no word of the vocabulary made longer ("mens", "nicee"; rule 58);
+  ``klil``, ``clwon``, ``becuase``, ``hyopcrite``): read as the word, when the typo
+  stands alone (an apostrophe's ending after it kept, rule 60), is no word of the
+  vocabulary, and is a typo of no other word of it that the training text uses a tenth
+  as often or more (``siht`` is "shit", not "sight"; rule 59): of a word of abuse or
+  harm (rule 57), of an English word the training text uses and the vocabulary splits
+  (rule 59), or of any word of the vocabulary of four letters or more when the typo is
+  no English word either (SCOWL's list: "cant", "nosy"), no chat word ("bruh") and no
+  word of the vocabulary made longer ("mens", "nicee"; rule 58); never a spelling the
+  training text uses as often as the word ("dont"; rule 59);
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
@@ -524,7 +528,7 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
 
 
 def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
-    """Every typo read with ``vocab`` (rules 57 and 58) -> the word it is read as."""
+    """Every typo read with ``vocab`` (rules 57 to 59) -> the word it is read as."""
     return _typo_tables(vocab)[0]
 
 
