@@ -50,7 +50,11 @@ characters and lower-cases. What it cannot see through, and this does:
   (rule 59), or of any word of the vocabulary of four letters or more when the typo is
   no English word either (SCOWL's list: "cant", "nosy"), no chat word ("bruh") and no
   word of the vocabulary made longer ("mens", "nicee"; rule 58); never a spelling the
-  training text uses as often as the word ("dont"; rule 59);
+  training text uses as often as the word ("dont"; rule 59); a word of three letters
+  only as a four-letter word of abuse with one left out (``fuc``, ``shi``), when it is
+  no English word of three ("sit"), no such word with two letters swapped ("hte" is
+  "the") and no chat word ("ba dum tss"), and in capitals only when the whole message
+  shouts ("HRT" stays; rules 61, 62);
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
@@ -382,6 +386,9 @@ _TYPO_WORDS = frozenset(
     }
 )  # fmt: skip
 _TYPO_MIN = 4
+# A word of three letters is read only as a four-letter word of the list of abuse with
+# one letter left out ("fuc", "shi"; rule 61).
+_SHORT_TYPO = _TYPO_MIN - 1
 # Words, names and other spellings that the vocabulary lacks but people write as they
 # are, each one typo from a word of the list: English words (Debian's american-english-
 # large list, checked when the list was written), names and words of other languages.
@@ -404,10 +411,11 @@ def _typos(word: str) -> Iterator[str]:
         yield word[:i] + word[i + 1 :]
 
 
-# English words of four letters or more, lowercased: SCOWL's American and British large
-# lists as Debian ships them (wamerican-large, wbritish-large; their notice in
+# English words of three letters or more, lowercased: SCOWL's American and British
+# large lists as Debian ships them (wamerican-large, wbritish-large; their notice in
 # words/COPYING-SCOWL; written by scripts/english-words.sh). A word of it is a word as
-# written, never another word's typo ("cant", "nosy", "shrek", "apologise"; rule 58).
+# written, never another word's typo ("cant", "nosy", "shrek", "apologise"; rule 58;
+# "sit", "cut": rule 61).
 _ENGLISH_WORDS = "words/english.txt.gz"
 
 
@@ -429,6 +437,8 @@ _CHAT_WORDS = frozenset(
         # abuse and slang that a reading would make harmless ("pedo" is not "pedro").
         "fukn", "kunt", "pedo", "puta", "puto", "pinche", "libs", "carb", "gunna", "prez",
         "perp", "lense", "moma", "werd", "cavs", "tink", "dese",
+        # Read in the chitchat train split's changed texts (rule 62): a drum's "ba dum tss".
+        "dum",
     }
 )  # fmt: skip
 # Endings that make a word of a word ("mens", "chillin", "biter", "doer"): a word the
@@ -506,13 +516,28 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
     shared: dict[str, set[str]] = {}
     for word in itertools.chain(words, _TYPO_WORDS, split):
         for typo in _typos(word):
-            if len(typo) >= _TYPO_MIN and first.setdefault(typo, word) != word:
+            if len(typo) >= _SHORT_TYPO and first.setdefault(typo, word) != word:
                 shared.setdefault(typo, {first[typo]}).add(word)
     known: dict[str, str] = {}
+    short: dict[str, str] = {}
+    # A word of three with two adjacent letters swapped, the first two too, is that
+    # word's typo: "hte" is "the", not "hate" (rule 62).
+    swapped = {
+        w[:i] + w[i + 1] + w[i] + w[i + 2 :] for w in english if len(w) == 3 for i in range(2)
+    }
     for typo, word in first.items():
+        of = shared.get(typo)
+        if len(typo) == _SHORT_TYPO:
+            # Three letters left of a word of four (rules 61, 62): the vocabulary holds
+            # most strings of three ("shi"), so what stays is an English word of three
+            # ("sit"), one with two letters swapped ("hte") or a chat word ("dum").
+            read = word if of is None else _common_source(of, counts)
+            kept = typo in english or typo in swapped or typo in _CHAT_WORDS
+            if read in _TYPO_WORDS and not kept:
+                short[typo] = read
+            continue
         if typo in vocab or typo in _TYPO_WORDS or typo in _NOT_TYPOS:
             continue
-        of = shared.get(typo)
         read = word if of is None else _common_source(of, counts)
         # A spelling the training text uses as often as the word or more is one people
         # write as it is ("dont" is not "donut"; "embarassing" is read; rule 59).
@@ -524,7 +549,7 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
         for typo, word in known.items()
         if typo not in english and typo not in _CHAT_WORDS and not _made_from(typo, vocab)
     }
-    return wider | abuse, frozenset(abuse)
+    return wider | abuse | short, frozenset(abuse) | frozenset(short)
 
 
 def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
@@ -532,13 +557,13 @@ def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
     return _typo_tables(vocab)[0]
 
 
-# A word a person spells, of at least ``_TYPO_MIN`` letters, standing alone: between
+# A word a person spells, of at least ``_SHORT_TYPO`` letters, standing alone: between
 # spaces or sentence punctuation (after "..." too, before "(" or an apostrophe's ending,
 # "whoer's"; rule 60), not a handle's or hashtag's name, not part of a word a symbol
 # cuts ("dau*hter", "bitc-", "douch'e").
-_LETTER_RUN = re.compile(rf"[A-Za-z]{{{_TYPO_MIN},}}")
+_LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
 _LONG_WORD = re.compile(
-    rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_TYPO_MIN},}}"
+    rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_SHORT_TYPO},}}"
     r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
 )
 # A typo with one capital inside a sentence is read when the training text uses the
@@ -819,6 +844,12 @@ class Normalizer:
         low = word.lower()
         read = self._typos.get(low)
         if read is None:
+            return word
+        if len(word) == _SHORT_TYPO:
+            # Three letters: in capitals, an acronym ("HRT") unless the whole message
+            # shouts ("WHAT THE FUC"; rule 61).
+            if word.islower() or _starts_sentence(m) or not any(map(str.islower, m.string)):
+                return read
             return word
         if low in self._abuse_typos or word.islower() or _starts_sentence(m):
             return read

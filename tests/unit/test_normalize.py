@@ -494,7 +494,7 @@ def test_a_typo_of_a_word_of_abuse_is_read_as_the_word(text: str, read: str) -> 
         "ibtch",  # the first letter is never taken for a typo
         "@btich and #fcuk",  # a handle's or a hashtag's name is not a word a person spells
         "douch'e",  # part of a word a symbol cuts ("douch" alone is read "douche")
-        "kil",  # shorter than four letters
+        "a cut",  # three letters: an English word, one letter from "cunt" (rule 61)
         "fcukbtich",  # not a typo of one word
     ],
 )
@@ -615,6 +615,47 @@ def test_a_typo_two_words_share_is_read_only_as_one_used_ten_times_as_often() ->
     assert _common_source({"hare", "hept"}, counts) is None
 
 
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # Three letters of a four-letter word of abuse, one left out (rule 61).
+        ("what the fuc is this", "what the fuck is this"),
+        ("Shi. that was bad", "shit. that was bad"),  # a sentence opens: a capital says nothing
+        ("fuc's sake", "fuck's sake"),
+        ("i will kll you", "i will kill you"),
+        ("WHAT THE FUC", "WHAT THE fuck"),  # capitals in a message that shouts
+    ],
+)
+def test_three_letters_of_a_word_of_abuse_are_read_as_the_word(text: str, read: str) -> None:
+    assert typed(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sit down",  # an English word of three letters ("shit" with one left out)
+        "sht up",  # also "shut": "shit" is used less than ten times as often
+        "on HRT since may",  # capitals in a message that does not shout: an acronym
+        "the FUC is wrong",
+        "ase",  # "arse" is used under ten times as often as "ashe"
+        "sfuc",  # not a word of three letters
+        "#fuc @shi",  # a hashtag's or a handle's name
+        "for hte top spot",  # "the" with two letters swapped, not "hate" less one (rule 62)
+        "ba dum tss",  # a chat word: a drum
+    ],
+)
+def test_what_rules_61_and_62_leave_as_written(text: str) -> None:
+    assert typed(text) == text
+
+
+def test_each_three_letter_typo_is_a_four_letter_word_of_abuse_less_a_letter() -> None:
+    short = {t: w for t, w in typos_for_vocab(TYPO_VOCAB).items() if len(t) == 3}
+    assert short["fuc"] == "fuck" and short["shi"] == "shit"
+    for typo, word in short.items():
+        assert word in abuse_words() and len(word) == 4 and typo not in english_words()
+        assert any(typo == word[:i] + word[i + 1 :] for i in range(1, 4)), (typo, word)
+
+
 def test_the_word_counts_are_shipped_with_the_package() -> None:
     counts = word_counts()
     # English words, words of abuse and whole words of a shipped vocabulary; any other
@@ -630,7 +671,8 @@ def test_the_word_counts_are_shipped_with_the_package() -> None:
 def test_the_english_words_kept_are_shipped_with_the_package() -> None:
     words = english_words()
     assert {"cant", "nosy", "shrek", "cremate", "apologise"} <= words  # American and British
-    assert all(len(w) >= 4 and w.isascii() and w.isalpha() and w.islower() for w in words)
+    assert {"sit", "cut", "cap"} <= words and "shi" not in words  # three letters (rule 61)
+    assert all(len(w) >= 3 and w.isascii() and w.isalpha() and w.islower() for w in words)
 
 
 def test_the_table_is_built_once_for_a_vocabulary() -> None:
@@ -645,4 +687,6 @@ def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
         swapped = typo in swaps
         left_out = any(typo == word[:i] + word[i + 1 :] for i in range(1, len(word)))
         assert swapped or left_out, (typo, word)
-        assert typo[0] == word[0] and len(typo) >= 4 and typo not in TYPO_VOCAB
+        assert typo[0] == word[0]
+        # A word of the vocabulary is a word, except at three letters (rule 61).
+        assert typo not in TYPO_VOCAB if len(typo) >= 4 else len(typo) == 3 and left_out
