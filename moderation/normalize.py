@@ -504,8 +504,11 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
     not "hare"); and only when the training text uses the word more often than the typo
     itself ("dont" stays). A typo of a word of abuse is read so (rule 57); one
     of any other word (rule 58) only when it is no English word, no chat word, and no
-    word of the vocabulary made longer. Built once for a vocabulary: a model and its
-    screen share it."""
+    word of the vocabulary made longer. A typo of three letters is read only as a
+    four-letter word of abuse with one left out, whole word of the vocabulary or not,
+    when it is no English word of three, no such word with two letters swapped and no
+    chat word (rules 61, 62). Built once for a vocabulary: a model and its screen share
+    it."""
     english = english_words()
     counts = word_counts()
     words = [w for w in vocab if len(w) >= _TYPO_MIN and w.isascii() and w.isalpha()]
@@ -553,7 +556,7 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
 
 
 def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
-    """Every typo read with ``vocab`` (rules 57 to 59) -> the word it is read as."""
+    """Every typo read with ``vocab`` (rules 57 to 62) -> the word it is read as."""
     return _typo_tables(vocab)[0]
 
 
