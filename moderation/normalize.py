@@ -530,18 +530,17 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
     }
     for typo, word in first.items():
         of = shared.get(typo)
+        read = word if of is None else _common_source(of, counts)
         if len(typo) == _SHORT_TYPO:
             # Three letters left of a word of four (rules 61, 62): the vocabulary holds
             # most strings of three ("shi"), so what stays is an English word of three
             # ("sit"), one with two letters swapped ("hte") or a chat word ("dum").
-            read = word if of is None else _common_source(of, counts)
             kept = typo in english or typo in swapped or typo in _CHAT_WORDS
             if read in _TYPO_WORDS and not kept:
                 short[typo] = read
             continue
         if typo in vocab or typo in _TYPO_WORDS or typo in _NOT_TYPOS:
             continue
-        read = word if of is None else _common_source(of, counts)
         # A spelling the training text uses as often as the word or more is one people
         # write as it is ("dont" is not "donut"; "embarassing" is read; rule 59).
         if read is not None and counts.get(read, 1) > counts.get(typo, 0):
