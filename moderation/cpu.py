@@ -6,11 +6,15 @@ kernels dispatch on), read through numpy's runtime detection. They disagree unde
 emulator: `qemu-x86_64 -cpu EPYC-Rome` on an AVX-512 VNNI host shows the host's
 /proc/cpuinfo but answers CPUID as an AVX2-only CPU, and ONNX Runtime then runs its
 AVX2 int8 kernels (scripts/emulate-avx2.sh). A flag counts only if both show it.
+A third way to that end leaves CPUID alone: a copy of ONNX Runtime whose kernel
+library never takes its AVX-512 branch (scripts/mlas_avx2.py) carries a marker file,
+and a process importing that copy counts as AVX2, emulated.
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import math
 import os
 import platform
@@ -31,8 +35,9 @@ class CpuInfo:
     vnni: bool
     model_name: str
     avx2: bool = False
-    # CPUID shows fewer of these flags than /proc/cpuinfo: an emulator (or a
-    # hypervisor's mask). int8 arithmetic follows CPUID; speed means nothing here.
+    # CPUID shows fewer of these flags than /proc/cpuinfo (an emulator, or a
+    # hypervisor's mask), or ONNX Runtime is a copy that ignores them
+    # (scripts/mlas_avx2.py). int8 arithmetic follows; speed is not the kind's.
     emulated: bool = False
     # AMX int8 tiles (Sapphire Rapids and later): ONNX Runtime's MLAS runs its u8s8
     # GEMMs on them when the kernel grants the tile state. The sums are exact as with
@@ -71,7 +76,11 @@ class CpuInfo:
         def yes(flag: bool) -> str:
             return "yes" if flag else "no"
 
-        emulated = "; emulated: CPUID shows fewer flags than /proc/cpuinfo" if self.emulated else ""
+        emulated = (
+            "; emulated: CPUID or ONNX Runtime's kernels show fewer flags than /proc/cpuinfo"
+            if self.emulated
+            else ""
+        )
         amx = ", AMX-int8 yes" if self.amx else ""
         amx += ", AMX-int8 refused to this process" if self.amx_refused else ""
         return (
@@ -143,6 +152,22 @@ def int8_flags(
     return avx2, avx512, vnni, denied
 
 
+# Beside onnxruntime/__init__.py in a copy made by scripts/mlas_avx2.py.
+MLAS_AVX2_MARKER = "MLAS_AVX2_ONLY"
+
+
+def mlas_avx2_only() -> bool:
+    """Whether the onnxruntime this process imports is a copy whose kernel library
+    runs AVX2 kernels whatever CPUID says (found without importing it)."""
+    try:
+        spec = importlib.util.find_spec("onnxruntime")
+    except (ImportError, ValueError):
+        return False
+    if spec is None or spec.origin is None:
+        return False
+    return (Path(spec.origin).parent / MLAS_AVX2_MARKER).is_file()
+
+
 def amx_int8(proc_flags: set[str], emulated: bool) -> bool:
     """AMX int8 tiles, from /proc/cpuinfo (the kernel lists them only when it can give
     a process the tile state). numpy's table has no name for them, so, as with
@@ -183,6 +208,8 @@ def cpu_info() -> CpuInfo:
     except OSError:
         pass
     avx2, avx512, vnni, emulated = int8_flags(flags, cpuid_features())
+    if avx2 and mlas_avx2_only():
+        avx512, vnni, emulated = False, False, True
     tiles = amx_int8(flags, emulated)
     granted = tiles and amx_granted()
     return CpuInfo(

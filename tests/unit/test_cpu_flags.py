@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from moderation.bench.amx import SCRIPT
-from moderation.cpu import CpuInfo, amx_int8, cpu_info, int8_flags
+from moderation.cpu import (
+    MLAS_AVX2_MARKER,
+    CpuInfo,
+    amx_int8,
+    cpu_info,
+    int8_flags,
+    mlas_avx2_only,
+)
+
+PATCHER = Path(__file__).resolve().parents[2] / "scripts" / "mlas_avx2.py"
 
 SPR = {"avx2", "avx512f", "avx512_vnni", "avx_vnni"}
 EPYC = {"avx2", "fma"}
@@ -88,3 +101,42 @@ def test_a_process_refused_the_tiles_is_told_apart_from_one_that_has_them() -> N
     # the same kind (and so the same evaluation report) as with the tiles.
     assert (amx, refused, kind) == (False, True, here.kind)
     assert "amx" not in section
+
+
+def test_a_copy_of_onnxruntime_with_the_marker_makes_an_avx2_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # scripts/mlas_avx2.py's copy: the kernels it runs are AVX2's whatever CPUID says.
+    package = tmp_path / "onnxruntime"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "onnxruntime", raising=False)
+    assert not mlas_avx2_only()
+    (package / MLAS_AVX2_MARKER).write_text("cut\n")
+    assert mlas_avx2_only()
+    info = cpu_info()
+    if info.avx2:
+        assert (info.kind, info.emulated, info.vnni) == ("avx2", True, False)
+        assert "ONNX Runtime's kernels" in info.describe()
+
+
+def load_patcher() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mlas_avx2", PATCHER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_patcher_cuts_each_avx512_branch_and_nothing_else() -> None:
+    patched = load_patcher().patched
+    check = bytes.fromhex("48f7d0a8e0") + bytes.fromhex("0f84dbe00000")
+    other = bytes.fromhex("48f7d0a8060f84dbe00000")  # the AVX test (0x6): kept
+    blob = b"\x90" * 7 + check + other + check + b"\xc3"
+    out, hits = patched(blob)
+    assert hits == 2
+    assert len(out) == len(blob)
+    nop = bytes.fromhex("66 0f 1f 44 00 00")
+    assert out == b"\x90" * 7 + check[:5] + nop + other + check[:5] + nop + b"\xc3"
+    assert patched(other) == (other, 0)
