@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from moderation.config import default_model_dir
+from moderation.config.model import DEFAULT_SCREEN_NAME
 from moderation.evaluation import run
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "emulate-avx2.sh"
@@ -35,17 +36,19 @@ CAPABILITY = "negated_hate"
 # report natively, qemu only has to agree with it, score for score, on a few texts.
 COMPARED = 30
 # argv: the capability, then "row" (its behaviour row, as the report keeps it) or N
-# (the int8 scores of its first N examples).
+# (the int8 scores of its first N examples), then "pair" for the shipped screen in front.
 SNIPPET = """
 import json, sys
 from moderation.build.evaluate import int8_scores
 from moderation.classifier import Classifier
-from moderation.config import ClassifierSettings
+from moderation.config import ClassifierSettings, default_model_dir
+from moderation.config.model import DEFAULT_SCREEN_NAME
 from moderation.cpu import cpu_info
 from moderation.evaluation import run
 from moderation.evaluation.behaviour import suite
 from moderation.policy import Policy
-c = Classifier(ClassifierSettings())
+screen = default_model_dir(DEFAULT_SCREEN_NAME) if sys.argv[3:] == ["pair"] else None
+c = Classifier(ClassifierSettings(screen_dir=screen))
 name, what = sys.argv[1:3]
 out = {"kind": cpu_info().kind}
 if what == "row":
@@ -85,8 +88,8 @@ def emulated(way: str, code: str, *args: str) -> subprocess.CompletedProcess[str
     )
 
 
-def capability(way: str, what: str) -> dict[str, Any]:
-    out = emulated(way, SNIPPET, CAPABILITY, what)
+def capability(way: str, what: str, *pair: str) -> dict[str, Any]:
+    out = emulated(way, SNIPPET, CAPABILITY, what, *pair)
     assert out.returncode == 0, out.stderr[-3000:]
     got: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["kind"] == "avx2", f"EMULATE_WITH={way} did not hide AVX-512 from CPUID"
@@ -176,6 +179,19 @@ def test_the_patched_copy_changes_the_scores() -> None:
     own = json.loads(host.stdout.strip().splitlines()[-1])
     assert own["kind"] != "avx2"
     assert own["scores"] != capability("patch", str(COMPARED))["scores"]
+
+
+@pytest.mark.skipif(native_way() is None, reason="no native way to run the AVX2 kernels")
+def test_the_pair_reproduces_its_avx2_row() -> None:
+    # The screen is on by default on AVX2 (rule 65) by the report beside it, made with
+    # the patched copy: where the pair differs most from the model alone, the same row.
+    way = native_way()
+    assert way is not None
+    stored = run.reports(default_model_dir(DEFAULT_SCREEN_NAME)).get("avx2")
+    assert stored, "no eval-avx2.json beside the screen"
+    got = capability(way, "row", "pair")["row"]
+    was = stored["behaviour"][CAPABILITY]
+    assert (got["passed"], got["failures"]) == (was["passed"], was["failures"])
 
 
 @needs_faulting
