@@ -239,12 +239,14 @@ def measure_family(
             len(texts),
         )
         if screen_dir is not None:
+            from moderation.config.model import SCREENED_KINDS
+
             pair = screened_fn(onnx_dir, screen_dir)
             add(
                 "e-screen",
-                "ours as shipped on avx512-vnni: the four-block screen in front "
-                f"(ratio {pair.screen.ratio if pair.screen else '-'}), the model as (e-split) "
-                "behind it",
+                f"ours as shipped on {' and '.join(SCREENED_KINDS)}: the four-block screen in "
+                f"front (ratio {pair.screen.ratio if pair.screen else '-'}), the model as "
+                "(e-split) behind it",
                 2,
                 lambda text: pair.scores(pair.encode(text)),
                 len(texts),
