@@ -84,7 +84,13 @@ def build(dest: Path) -> Path:
     # moderation.cpu reads it: the process counts as AVX2, emulated.
     (staging / MLAS_AVX2_MARKER).write_text("MLAS's AVX-512 branches cut by scripts/mlas_avx2.py\n")
     shutil.rmtree(target, ignore_errors=True)
-    staging.rename(target)
+    try:
+        staging.rename(target)
+    except OSError:
+        # Another run made it in the meantime: keep theirs, as it is the same bytes.
+        shutil.rmtree(staging, ignore_errors=True)
+        if not made.is_file():
+            raise
     print(f"mlas_avx2: {hits} AVX-512 branches cut in {binding.name}", file=sys.stderr)
     return dest
 
