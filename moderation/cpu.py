@@ -208,7 +208,7 @@ def cpu_info() -> CpuInfo:
     except OSError:
         pass
     avx2, avx512, vnni, emulated = int8_flags(flags, cpuid_features())
-    if avx2 and mlas_avx2_only():
+    if avx2 and (avx512 or vnni) and mlas_avx2_only():
         avx512, vnni, emulated = False, False, True
     tiles = amx_int8(flags, emulated)
     granted = tiles and amx_granted()

@@ -12,15 +12,16 @@
 #          preloaded handler (scripts/cpuid-avx2.c) that answers CPUID without the
 #          AVX-512, AVX-VNNI and AMX bits. Needs a C compiler (Debian `gcc`).
 #   patch  native speed, CPUID left alone: a copy of the onnxruntime package whose
-#          kernel library never takes its AVX-512 branch (scripts/mlas_avx2.py, kept in
-#          the venv), put first on PYTHONPATH, and numpy's AVX-512 dispatch switched off
-#          (NPY_DISABLE_CPU_FEATURES). Only for the ONNX Runtime build it knows; the
-#          command's child processes inherit both.
+#          kernel library never takes its AVX-512 or AVX-VNNI kernels
+#          (scripts/mlas_avx2.py, kept in the venv), put first on PYTHONPATH, and
+#          numpy's AVX-512 dispatch switched off (NPY_DISABLE_CPU_FEATURES). Only for
+#          the ONNX Runtime build it knows; the command's child processes inherit both.
 #   qemu   qemu's user-mode emulator (Debian `qemu-user`) answers CPUID as the CPU model
 #          EMULATE_CPU (default EPYC-Rome: AVX2 and FMA, no AVX-512), some 100x slower.
 #          Child processes the command starts run natively.
-#   auto   (default) cpuid where the CPU and kernel offer the faulting, else patch where
-#          the installed ONNX Runtime can be patched, else qemu.
+#   auto   (default) cpuid where the CPU and kernel offer the faulting, else patch on a
+#          CPU with AVX-512 or AVX-VNNI where the installed ONNX Runtime can be patched,
+#          else qemu.
 # All run the same AVX2 kernels and give the same scores, bit for bit
 # (tests/model/test_emulated_avx2.py holds them to each other and to eval-avx2.json).
 # cpu_info() reports `emulated`, and benchmarks refuse to write figures: under qemu
@@ -38,7 +39,13 @@ shift
 cc="$(command -v cc || command -v gcc || true)"
 way="${EMULATE_WITH:-auto}"
 if [ "$way" = auto ]; then
-  if grep -q -m1 -w cpuid_fault /proc/cpuinfo && [ -n "$cc" ]; then way=cpuid; else way=patch; fi
+  if grep -q -m1 -w cpuid_fault /proc/cpuinfo && [ -n "$cc" ]; then
+    way=cpuid
+  elif grep -q -m1 -w -E 'avx512f|avx_vnni' /proc/cpuinfo; then
+    way=patch
+  else
+    way=qemu
+  fi
 fi
 patched="$venv/.onnxruntime-avx2"
 if [ "$way" = patch ]; then

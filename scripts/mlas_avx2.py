@@ -3,19 +3,22 @@
     python scripts/mlas_avx2.py DEST    # prints DEST; `import onnxruntime` from DEST
     python scripts/mlas_avx2.py --check # exit 0 if the installed library can be cut
 
-MLAS (ONNX Runtime's kernel library) picks its kernels once, when it loads: after it
-has found AVX512F in CPUID it reads XCR0 and, when the OS saves the ZMM registers
-(bits 5-7), sets up its AVX-512 and VNNI kernels; otherwise it keeps the AVX2 and FMA
-ones it set up just before. In the compiled library that choice is one conditional
-jump after ``not rax; test al, 0xe0`` (one copy per place the platform is built). This
-copy has each such jump replaced by a no-op of the same length, so the process runs
-ONNX Runtime's AVX2 int8 kernels natively on an AVX-512 machine, where neither CPUID
-faulting nor patience for qemu is at hand (scripts/emulate-avx2.sh, ``EMULATE_WITH=
-patch``). Every other file of the package is a symbolic link to the installed one.
+MLAS (ONNX Runtime's kernel library) picks its kernels once, when it loads. Having set
+up its AVX2 and FMA kernels, it asks CPUID leaf 7, subleaf 1 for AVX-VNNI (256-bit VNNI:
+Alder Lake, Sapphire Rapids) and, if there, swaps in AVX-VNNI int8 kernels; then, having
+found AVX512F, it reads XCR0 and, when the OS saves the ZMM registers (bits 5-7), sets
+up its AVX-512 and VNNI kernels (and AMX's). In the compiled library each choice is one
+conditional jump, after ``cpuid; test al, 0x10`` and after ``not rax; test al, 0xe0``,
+repeated once per place the platform is built. This copy makes the first jump always
+skip the AVX-VNNI kernels and replaces the second by a no-op of the same length, so the
+process runs ONNX Runtime's AVX2 int8 kernels natively on an AVX-512 machine, where
+neither CPUID faulting nor patience for qemu is at hand (scripts/emulate-avx2.sh,
+``EMULATE_WITH=patch``). Every other file of the package is a symbolic link to the
+installed one.
 
-The copy is made again when the installed library is newer. If the installed library
-does not hold the expected bytes (another ONNX Runtime build), it refuses with exit
-status 3 rather than guess, and the caller falls back to qemu.
+The copy is made again when the installed library or this script is newer. If the installed library
+does not hold the expected bytes, as many of each (another ONNX Runtime build), it
+refuses with exit status 3 rather than guess, and the caller falls back to qemu.
 """
 
 from __future__ import annotations
@@ -30,18 +33,30 @@ from pathlib import Path
 from moderation.cpu import MLAS_AVX2_MARKER
 
 # not rax; test al, 0xe0; je rel32  ->  the je (6 bytes) becomes a 6-byte no-op.
-_CHECK = re.compile(rb"\x48\xf7\xd0\xa8\xe0(\x0f\x84....)", re.DOTALL)
+_AVX512 = re.compile(rb"\x48\xf7\xd0\xa8\xe0(\x0f\x84....)", re.DOTALL)
 _NOP6 = b"\x66\x0f\x1f\x44\x00\x00"
+# mov eax, 7; mov ecx, 1; cpuid; test al, 0x10; je rel8  ->  jmp rel8 (over AVX-VNNI's).
+_AVX_VNNI = re.compile(
+    rb"\xb8\x07\x00\x00\x00\xb9\x01\x00\x00\x00\x0f\xa2\xa8\x10(\x74)", re.DOTALL
+)
+_JMP8 = b"\xeb"
 _BINDING = "onnxruntime_pybind11_state"
 
 
 def patched(blob: bytes) -> tuple[bytes, int]:
-    """The library's bytes with every AVX-512 branch of MLAS's set-up cut, and how many."""
+    """The library's bytes with MLAS's AVX-512 and AVX-VNNI branches cut, and how many
+    platform set-ups were cut: 0 unless each has both branches, as many of one as of the
+    other."""
     out = bytearray(blob)
-    hits = [m.start(1) for m in _CHECK.finditer(blob)]
-    for at in hits:
+    wide = [m.start(1) for m in _AVX512.finditer(blob)]
+    vnni = [m.start(1) for m in _AVX_VNNI.finditer(blob)]
+    if not wide or len(wide) != len(vnni):
+        return blob, 0
+    for at in wide:
         out[at : at + len(_NOP6)] = _NOP6
-    return bytes(out), len(hits)
+    for at in vnni:
+        out[at : at + len(_JMP8)] = _JMP8
+    return bytes(out), len(wide)
 
 
 def installed() -> tuple[Path, Path]:
@@ -60,12 +75,13 @@ def build(dest: Path) -> Path:
     source, binding = installed()
     target = dest / "onnxruntime"
     made = target / "capi" / binding.name
-    if made.is_file() and made.stat().st_mtime >= binding.stat().st_mtime:
+    newest = max(binding.stat().st_mtime, Path(__file__).stat().st_mtime)
+    if made.is_file() and made.stat().st_mtime >= newest:
         return dest
     blob, hits = patched(binding.read_bytes())
     if not hits:
         print(
-            f"mlas_avx2: {binding.name} holds no AVX-512 branch this script knows", file=sys.stderr
+            f"mlas_avx2: {binding.name} holds no kernel choice this script knows", file=sys.stderr
         )
         raise SystemExit(3)
     staging = dest / f".onnxruntime.{os.getpid()}"
@@ -91,7 +107,7 @@ def build(dest: Path) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         if not made.is_file():
             raise
-    print(f"mlas_avx2: {hits} AVX-512 branches cut in {binding.name}", file=sys.stderr)
+    print(f"mlas_avx2: {hits} kernel set-ups cut in {binding.name}", file=sys.stderr)
     return dest
 
 
