@@ -1,4 +1,5 @@
-"""A copy of ONNX Runtime's Python package whose MLAS never takes its AVX-512 kernels.
+"""A copy of ONNX Runtime's Python package whose MLAS never takes its AVX-512 or AVX-VNNI
+kernels.
 
     python scripts/mlas_avx2.py DEST    # prints DEST; `import onnxruntime` from DEST
     python scripts/mlas_avx2.py --check # exit 0 if the installed library can be cut
@@ -16,9 +17,10 @@ neither CPUID faulting nor patience for qemu is at hand (scripts/emulate-avx2.sh
 ``EMULATE_WITH=patch``). Every other file of the package is a symbolic link to the
 installed one.
 
-The copy is made again when the installed library or this script is newer. If the installed library
-does not hold the expected bytes, as many of each (another ONNX Runtime build), it
-refuses with exit status 3 rather than guess, and the caller falls back to qemu.
+The copy is made again when the installed library or this script is newer. If the
+installed library does not hold the expected bytes, as many of each (another ONNX
+Runtime build), it refuses with exit status 3 rather than guess, and the caller falls
+back to qemu.
 """
 
 from __future__ import annotations
