@@ -15,7 +15,7 @@ import pytest
 from moderation import metrics
 from moderation.classifier import Classifier
 from moderation.config import ClassifierSettings, default_model_dir
-from moderation.config.model import DEFAULT_SCREEN_NAME, DEFAULT_SCREEN_RATIO
+from moderation.config.model import DEFAULT_SCREEN_NAME, DEFAULT_SCREEN_RATIO, SCREENED_KINDS
 from moderation.cpu import cpu_info
 from moderation.errors import ModelLoadError
 from moderation.evaluation import run
@@ -108,6 +108,16 @@ def test_the_stored_report_of_the_pair_measured_this_pair_and_still_holds(
     now = run.behaviour(pair, Policy(pair.manifest["thresholds"]))
     for name, row in now.items():
         assert row["rate"] >= report["behaviour"][name]["rate"] - 1e-9, name
+
+
+def test_the_screen_is_on_by_default_only_where_the_pair_was_scored() -> None:
+    # Rules 56 and 65: a kind joins SCREENED_KINDS with the pair's report for it, which
+    # the card beside the screen shows.
+    reports = run.reports(SCREEN)
+    card = (SCREEN / "MODEL_CARD.md").read_text()
+    for kind in SCREENED_KINDS:
+        assert kind in reports, f"the screen is on by default on {kind}, never scored there"
+        assert run.markdown(reports[kind]) in card, kind
 
 
 def _screen_with(tmp_path: Path, name: str, edit: Callable[[dict[str, Any]], None]) -> Path:
