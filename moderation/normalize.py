@@ -383,6 +383,9 @@ _TYPO_WORDS = frozenset(
         "hurt", "destroy", "choke", "strangle", "drown", "slaughter", "behead",
         "lynch", "torture", "kidnap", "poison", "skank", "thot",
         "jerk", "prick", "arse", "arsehole", "bollocks", "bugger", "shithead", "shitface",
+        # Rule 66: words of abuse the list lacked, from general knowledge, with their kin.
+        "liar", "liars", "suck", "sucks", "sucker", "suckers", "shite", "brat", "brats",
+        "creep", "pervert", "perverts", "thug", "thugs", "bimbo", "nazi", "nazis",
     }
 )  # fmt: skip
 _TYPO_MIN = 4
@@ -573,6 +576,14 @@ _LONG_WORD = re.compile(
 _CAPITALISED_WORD_MIN = 100
 
 _BEFORE_SENTENCE = re.compile(r"(?:^|[.!?\n]|(?:^|\s)@\w+)[\s\"'\u2018\u201c(\[]*$")
+
+
+_HANDLE = re.compile(r"@\w+")
+
+
+def _shouts(text: str) -> bool:
+    """Whether ``text`` has no lower case letter outside its handles (rule 66)."""
+    return not any(map(str.islower, _HANDLE.sub("", text)))
 
 
 def _starts_sentence(m: re.Match[str]) -> bool:
@@ -849,8 +860,8 @@ class Normalizer:
             return word
         if len(word) == _SHORT_TYPO:
             # Three letters: in capitals, an acronym ("HRT") unless the whole message
-            # shouts ("WHAT THE FUC"; rule 61).
-            if word.islower() or _starts_sentence(m) or not any(map(str.islower, m.string)):
+            # shouts ("WHAT THE FUC"; rule 61), its handles aside ("@user FUC"; rule 66).
+            if word.islower() or _starts_sentence(m) or _shouts(m.string):
                 return read
             return word
         if low in self._abuse_typos or word.islower() or _starts_sentence(m):

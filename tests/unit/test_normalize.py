@@ -478,6 +478,10 @@ typed = Normalizer(TYPO_VOCAB)
         ("you are an idot.", "you are an idiot."),
         ("so stpid", "so stupid"),
         ('he said "btich" to me', 'he said "bitch" to me'),
+        # Words of abuse put in the list by rule 66 ("lira" is English, never used).
+        ("you lira", "you liar"),
+        ("you sucsk", "you sucks"),
+        ("what a thgu", "what a thug"),
     ],
 )
 def test_a_typo_of_a_word_of_abuse_is_read_as_the_word(text: str, read: str) -> None:
@@ -624,6 +628,8 @@ def test_a_typo_two_words_share_is_read_only_as_one_used_ten_times_as_often() ->
         ("fuc's sake", "fuck's sake"),
         ("i will kll you", "i will kill you"),
         ("WHAT THE FUC", "WHAT THE fuck"),  # capitals in a message that shouts
+        ("@user FUC", "@user fuck"),  # its handles aside (rule 66)
+        ("@sam @jess_92 WHAT THE FUC", "@sam @jess_92 WHAT THE fuck"),
     ],
 )
 def test_three_letters_of_a_word_of_abuse_are_read_as_the_word(text: str, read: str) -> None:
@@ -637,6 +643,7 @@ def test_three_letters_of_a_word_of_abuse_are_read_as_the_word(text: str, read: 
         "sht up",  # also "shut": "shit" is used less than ten times as often
         "on HRT since may",  # capitals in a message that does not shout: an acronym
         "the FUC is wrong",
+        "@sam FUC you",  # a lower case word outside the handle: no shouting
         "ase",  # "arse" is used under ten times as often as "ashe"
         "sfuc",  # not a word of three letters
         "#fuc @shi",  # a hashtag's or a handle's name
