@@ -578,7 +578,9 @@ _CAPITALISED_WORD_MIN = 100
 _BEFORE_SENTENCE = re.compile(r"(?:^|[.!?\n]|(?:^|\s)@\w+)[\s\"'\u2018\u201c(\[]*$")
 
 
-_HANDLE = re.compile(r"@\w+")
+# A handle: "@sam", "@jess_92", "@john.doe".
+_HANDLE_PATTERN = r"@\w+(?:[.-]\w+)*"
+_HANDLE = re.compile(_HANDLE_PATTERN)
 
 
 def _shouts(text: str) -> bool:
@@ -644,7 +646,7 @@ _ABBREVIATION_HINTS = tuple(
     k for k in _ABBREVIATIONS if not any(o in k for o in _ABBREVIATIONS if o != k)
 )
 # The run of mentions a message opens with, each with an optional ":" or ",".
-_LEADING_MENTIONS = re.compile(r"\s*(?:@\w+(?:[.-]\w+)*[:,]?(?:\s+|$))+")
+_LEADING_MENTIONS = re.compile(rf"\s*(?:{_HANDLE_PATTERN}[:,]?(?:\s+|$))+")
 _WORD = re.compile(r"\w")
 _ABBREVIATED = re.compile(
     # (Not inside a word, nor a mention: "@kys" names someone.)

@@ -630,6 +630,7 @@ def test_a_typo_two_words_share_is_read_only_as_one_used_ten_times_as_often() ->
         ("WHAT THE FUC", "WHAT THE fuck"),  # capitals in a message that shouts
         ("@user FUC", "@user fuck"),  # its handles aside (rule 66)
         ("@sam @jess_92 WHAT THE FUC", "@sam @jess_92 WHAT THE fuck"),
+        ("@john.doe FUC", "@john.doe fuck"),  # a handle as a leading mention is one
     ],
 )
 def test_three_letters_of_a_word_of_abuse_are_read_as_the_word(text: str, read: str) -> None:
