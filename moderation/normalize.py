@@ -824,7 +824,10 @@ class Normalizer:
             text = _STRETCHED.sub(self._squeeze_word, text)
         # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
         if not self._typos.keys().isdisjoint(map(str.lower, _LETTER_RUN.findall(text))):
-            text = _LONG_WORD.sub(self._typo_read, text)
+            # Whether the message shouts is asked once, not once a word: a message of
+            # many capitalised typos would cost its length times their number.
+            read = functools.partial(self._typo_read, shouts=_shouts(text))
+            text = _LONG_WORD.sub(read, text)
         text = _SHORTHAND.sub(_read_shorthand, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
         low = text.lower()
@@ -854,7 +857,7 @@ class Normalizer:
                 return word
         return m.group(0)
 
-    def _typo_read(self, m: re.Match[str]) -> str:
+    def _typo_read(self, m: re.Match[str], shouts: bool) -> str:
         word = m.group(0)
         low = word.lower()
         read = self._typos.get(low)
@@ -863,7 +866,7 @@ class Normalizer:
         if len(word) == _SHORT_TYPO:
             # Three letters: in capitals, an acronym ("HRT") unless the whole message
             # shouts ("WHAT THE FUC"; rule 61), its handles aside ("@user FUC"; rule 66).
-            if word.islower() or _starts_sentence(m) or _shouts(m.string):
+            if word.islower() or _starts_sentence(m) or shouts:
                 return read
             return word
         if low in self._abuse_typos or word.islower() or _starts_sentence(m):

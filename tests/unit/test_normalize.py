@@ -656,6 +656,21 @@ def test_what_rules_61_and_62_leave_as_written(text: str) -> None:
     assert typed(text) == text
 
 
+def test_whether_a_message_shouts_is_asked_once_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Once a word, a long message of capitalised typos cost its length times their number.
+    import moderation.normalize as normalize
+
+    asked: list[str] = []
+
+    def shouts(text: str) -> bool:
+        asked.append(text)
+        return True
+
+    monkeypatch.setattr(normalize, "_shouts", shouts)
+    assert typed("@user FUC FUC FUC") == "@user fuck fuck fuck"
+    assert asked == ["@user FUC FUC FUC"]
+
+
 def test_each_three_letter_typo_is_a_four_letter_word_of_abuse_less_a_letter() -> None:
     short = {t: w for t, w in typos_for_vocab(TYPO_VOCAB).items() if len(t) == 3}
     assert short["fuc"] == "fuck" and short["shi"] == "shit"
