@@ -156,16 +156,23 @@ def int8_flags(
 MLAS_AVX2_MARKER = "MLAS_AVX2_ONLY"
 
 
-def mlas_avx2_only() -> bool:
-    """Whether the onnxruntime this process imports is a copy whose kernel library
-    runs AVX2 kernels whatever CPUID says (found without importing it)."""
+def onnxruntime_dir() -> Path | None:
+    """The folder of the onnxruntime package this process would import (found without
+    importing it), or None if there is none."""
     try:
         spec = importlib.util.find_spec("onnxruntime")
     except (ImportError, ValueError):
-        return False
+        return None
     if spec is None or spec.origin is None:
-        return False
-    return (Path(spec.origin).parent / MLAS_AVX2_MARKER).is_file()
+        return None
+    return Path(spec.origin).parent
+
+
+def mlas_avx2_only() -> bool:
+    """Whether the onnxruntime this process imports is a copy whose kernel library
+    runs AVX2 kernels whatever CPUID says."""
+    package = onnxruntime_dir()
+    return package is not None and (package / MLAS_AVX2_MARKER).is_file()
 
 
 def amx_int8(proc_flags: set[str], emulated: bool) -> bool:

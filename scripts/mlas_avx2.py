@@ -25,14 +25,13 @@ back to qemu.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
 import sys
 from pathlib import Path
 
-from moderation.cpu import MLAS_AVX2_MARKER
+from moderation.cpu import MLAS_AVX2_MARKER, onnxruntime_dir
 
 # not rax; test al, 0xe0; je rel32  ->  the je (6 bytes) becomes a 6-byte no-op.
 _AVX512 = re.compile(rb"\x48\xf7\xd0\xa8\xe0(\x0f\x84....)", re.DOTALL)
@@ -63,10 +62,9 @@ def patched(blob: bytes) -> tuple[bytes, int]:
 
 def installed() -> tuple[Path, Path]:
     """The installed onnxruntime package and its compiled binding."""
-    spec = importlib.util.find_spec("onnxruntime")
-    if spec is None or spec.origin is None:
+    source = onnxruntime_dir()
+    if source is None:
         raise SystemExit("mlas_avx2: onnxruntime is not installed in this interpreter")
-    source = Path(spec.origin).parent
     bindings = sorted((source / "capi").glob(f"{_BINDING}*.so"))
     if len(bindings) != 1:
         raise SystemExit(f"mlas_avx2: expected one {_BINDING}*.so in {source / 'capi'}")
