@@ -366,6 +366,14 @@ def parser() -> argparse.ArgumentParser:
         "insult templates), 'kaggle' (the Kaggle insults that name no violence); "
         "docs/model.md, rules 16-17",
     )
+    rh.add_argument(
+        "--typo-copies",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="refit on copies of this share of the training texts, either label, with "
+        "typos (two letters swapped or one left out); docs/model.md, rule 67; default 0",
+    )
     rh.set_defaults(func=cmd_refit_heads)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")

@@ -180,7 +180,12 @@ def cmd_refit_heads(ns: argparse.Namespace) -> int:
     from moderation.build.refit import refit_in_place
 
     manifest = refit_in_place(
-        ns.model, ns.data, tuple(ns.labels), ns.threat_corpus, tuple(ns.insult_negatives)
+        ns.model,
+        ns.data,
+        tuple(ns.labels),
+        ns.threat_corpus,
+        tuple(ns.insult_negatives),
+        ns.typo_copies,
     )
     sys.stdout.write(
         orjson.dumps(

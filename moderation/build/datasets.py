@@ -461,3 +461,21 @@ def with_evasions(examples: list[Example], fraction: float, seed: int) -> list[E
             if text != e.text:
                 out.append(Example(text, e.targets, e.source + "+evasion"))
     return out
+
+
+def with_typos(examples: list[Example], fraction: float, seed: int) -> list[Example]:
+    """Copies of a ``fraction`` of the examples, of either label (a typo is no sign of
+    abuse), each rewritten with one typo kind chosen at random: two letters swapped or
+    one left out in every spelled word of four letters or more (docs/model.md, rule 67)."""
+    from moderation.evaluation.evasions import TYPO_KINDS, evade
+
+    if not 0.0 <= fraction <= 1.0:
+        raise ValueError(f"typo copies {fraction}: a share from 0 to 1")
+    rng = random.Random(f"{seed}:typos")
+    out = []
+    for e in examples:
+        if rng.random() < fraction:
+            text = evade(e.text, rng.choice(TYPO_KINDS), seed)
+            if text != e.text:
+                out.append(Example(text, e.targets, e.source + "+typo"))
+    return out

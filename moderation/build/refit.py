@@ -347,12 +347,14 @@ def refit_model(
     seed: int,
     evasion_fraction: float,
     recipe: TrainingSets = NO_EXTRA_SETS,
+    typo_fraction: float = 0.0,
 ) -> tuple[list[str], dict[int, tuple[np.ndarray, float]], list[RowFit]]:
     """Refit ``refit``'s rows of ``model_dir/model.onnx`` in place; return the labels,
     the new columns by label index and how each row was chosen. Training: the
     fine-tune's sources with ``refit_sets(recipe)`` (``recipe``: the sets the model was
     fine-tuned on) and evasive copies, as the fine-tune had; validation: the same sets'
-    validation splits."""
+    validation splits. ``typo_fraction``: copies of that share of the training texts
+    with typos (``datasets.with_typos``; rule 67)."""
     import onnx
     import onnxruntime as ort
 
@@ -376,7 +378,9 @@ def refit_model(
     )
     classifier = Classifier(ClassifierSettings(model_dir=model_dir, threads=2))
     train = datasets.training_set(data_dir, chitchat_train, seed, sets=refit_sets(recipe))
-    train += datasets.with_evasions(train, evasion_fraction, seed)
+    train += datasets.with_evasions(train, evasion_fraction, seed) + datasets.with_typos(
+        train, typo_fraction, seed
+    )
     val = refit_validation_sets(data_dir, chitchat_val, seed, recipe)
     log.info("refit: features of %d training texts", len(train))
     train_x = features(classifier, session, name, [e.text for e in train])
@@ -398,7 +402,7 @@ def refit_model(
         ""
         if not e.source.startswith("templates")
         else CV_SKIP
-        if "+evasion" in e.source
+        if "+evasion" in e.source or "+typo" in e.source
         else frames.get(e.text, e.text)
         for e in train
     ]
@@ -494,13 +498,15 @@ def refit_in_place(
     refit: Sequence[str] = REFIT_LABELS,
     threat_corpus: bool | None = None,
     insult_negatives: Sequence[str] = (),
+    typo_copies: float = 0.0,
 ) -> dict[str, Any]:
     """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
     and write the new file's id and the refit's record into model.json. The refit
     trains on the sets the fine-tune trained on (``recipe_of``); ``threat_corpus``
     overrides that one; ``insult_negatives`` (``INSULT_NEGATIVES``) adds insults to a
     person as threat negatives: the plain insult templates, the Kaggle insults that name
-    no violence. A file refit before keeps the record of its rows not refit now."""
+    no violence; ``typo_copies`` adds copies of that share of the training texts with
+    typos (rule 67). A file refit before keeps the record of its rows not refit now."""
     import json
 
     from moderation.build.card import write_refit_section
@@ -524,6 +530,7 @@ def refit_in_place(
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
         recipe=recipe,
+        typo_fraction=typo_copies,
     )
     thresholds = refit_thresholds(
         model_dir,
@@ -535,7 +542,7 @@ def refit_in_place(
     )
     sha = file_sha256(model_dir / MODEL_FILE)
     record = head_refit_record(
-        before["id"], fits, recipe.threat_corpus, insult_negative_sources(recipe)
+        before["id"], fits, recipe.threat_corpus, insult_negative_sources(recipe), typo_copies
     )
     manifest = {
         **before,
@@ -563,6 +570,7 @@ def head_refit_record(
     fits: Sequence[RowFit],
     threat_corpus: bool = False,
     insult_negatives: Sequence[str] = (),
+    typo_copies: float = 0.0,
 ) -> dict[str, Any]:
     """What model.json and the card say about a refit."""
     record: dict[str, Any] = {
@@ -582,4 +590,6 @@ def head_refit_record(
     }
     if insult_negatives:
         record["insult_negatives"] = list(insult_negatives)
+    if typo_copies:
+        record["typo_copies"] = typo_copies
     return record

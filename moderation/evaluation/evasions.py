@@ -106,7 +106,8 @@ EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
     "a letter left out": (_left_out, True),
 }
 # Typos: made in the words a person spells, never in a handle (docs/model.md, rule 50).
-_TYPOS = frozenset({"two letters swapped", "a letter left out"})
+TYPO_KINDS = ("two letters swapped", "a letter left out")
+_TYPOS = frozenset(TYPO_KINDS)
 # The kinds the build's random perturbations draw from (``datasets.with_evasions``): the
 # five the shipped model was trained with. Kinds added later are measured by ``moderation
 # eval`` only, so that a rebuild of a recipe stays what it was.

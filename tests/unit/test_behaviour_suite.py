@@ -1,3 +1,5 @@
+import pytest
+
 from moderation.evaluation.behaviour import GROUPS, suite
 from moderation.evaluation.evasions import EVASIONS, evade
 
@@ -70,6 +72,30 @@ def test_training_draws_only_the_evasions_it_was_built_with() -> None:
     examples = [Example(f"you stupid idiot number {i}", (1, 1, 0, 0), "t") for i in range(400)]
     for e in with_evasions(examples, 1.0, 3):
         assert e.text.isascii() or any(c in e.text for c in "аеоіс"), e.text
+
+
+def test_typo_copies_are_drawn_from_either_label_and_from_both_typo_kinds() -> None:
+    from moderation.build.datasets import Example, with_typos
+    from moderation.evaluation.evasions import TYPO_KINDS
+
+    toxic = [Example(f"you stupid idiot number {i}", (1, 1, 0, 0), "t") for i in range(300)]
+    benign = [Example(f"see you tomorrow evening {i}", (0, 0, 0, 0), "c") for i in range(300)]
+    copies = with_typos(toxic + benign, 0.2, 5)
+    assert copies == with_typos(toxic + benign, 0.2, 5)  # seeded
+    assert not with_typos(toxic + benign, 0.0, 5)
+    by_label = {t: [e for e in copies if e.targets[0] == t] for t in (0, 1)}
+    # A typo is no sign of abuse: both labels are copied, at about the share asked.
+    counts = {k: len(v) for k, v in by_label.items()}
+    assert all(30 < n < 90 for n in counts.values()), counts
+    assert all(e.source.endswith("+typo") for e in copies)
+    kinds = set()
+    for e in by_label[1]:
+        plain = next(x for x in toxic if x.text.split()[-1] == e.text.split()[-1])
+        assert e.text != plain.text and e.targets == plain.targets
+        kinds |= {k for k in TYPO_KINDS if evade(plain.text, k, 5) == e.text}
+    assert kinds == set(TYPO_KINDS)
+    with pytest.raises(ValueError, match="typo copies"):
+        with_typos(toxic, 1.5, 5)
 
 
 def test_every_identity_example_names_the_one_group_it_was_filled_with() -> None:
