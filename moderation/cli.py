@@ -98,6 +98,15 @@ def parser() -> argparse.ArgumentParser:
         "value, 0: off; docs/model.md, rule 10)",
     )
     b.add_argument(
+        "--typo-copies",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="share of training examples, either label, also trained with typos (two "
+        "letters swapped or one left out), in the fine-tune and the head refit (default: "
+        "the TrainSettings value, 0: off; docs/model.md, rules 67-68)",
+    )
+    b.add_argument(
         "--period-toggle-sources",
         default=None,
         help="comma-separated source prefixes the period toggle is held to, e.g. "

@@ -108,6 +108,7 @@ _BUILD_SETTING_FLAGS = (
     "dropout",
     "period_toggle",
     "period_toggle_sources",
+    "typo_copies",
     "drop_leading_mentions",
     "space_glued_symbols",
     "insert_mentions",

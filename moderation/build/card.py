@@ -19,6 +19,7 @@ SETTING_FLAGS = {
     "dropout": "--dropout",
     "period_toggle": "--period-toggle",
     "period_toggle_sources": "--period-toggle-sources",
+    "typo_copies": "--typo-copies",
     "drop_leading_mentions": "--drop-leading-mentions",
     "space_glued_symbols": "--space-glued-symbols",
     "insert_mentions": "--insert-mentions",
@@ -74,6 +75,17 @@ def _period_toggle(settings: dict[str, Any]) -> str:
     return (
         f" The final full stop of {_pct(share)} {of}, drawn at random, was"
         " toggled (build/punctuation.py)."
+    )
+
+
+def _typo_copies(settings: dict[str, Any]) -> str:
+    share = settings.get("typo_copies", 0.0)
+    if not share:
+        return ""
+    return (
+        f" Copies of {_pct(share)} of training examples, drawn at random whatever the label,"
+        " were trained with typos: two letters swapped or one left out in every spelled"
+        " word of four letters or more (datasets.with_typos); the head refit saw them too."
     )
 
 
@@ -281,7 +293,7 @@ def write_card(
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
         f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads."
-        f"{_linear_probe(s)}{_dropout(s)}{_period_toggle(s)}{_leading_mentions(s)}{_glued_symbols(s)}{_inserted_mentions(s)}",
+        f"{_linear_probe(s)}{_dropout(s)}{_period_toggle(s)}{_typo_copies(s)}{_leading_mentions(s)}{_glued_symbols(s)}{_inserted_mentions(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())

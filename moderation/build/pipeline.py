@@ -145,11 +145,16 @@ def build_model(
             seed=TrainSettings().seed,
             evasion_fraction=settings.evasion_fraction,
             recipe=settings.sets,
+            typo_fraction=settings.typo_copies,
         )
         best = patch_checkpoint(best, work_dir / "refit", columns)
         sha = file_sha256(out_dir / MODEL_FILE)
         manifest["head_refit"] = head_refit_record(
-            manifest["id"], fits, settings.threat_corpus, insult_negative_sources(settings.sets)
+            manifest["id"],
+            fits,
+            settings.threat_corpus,
+            insult_negative_sources(settings.sets),
+            settings.typo_copies,
         )
         manifest.update(id=f"{manifest['name']}@{sha[:12]}", sha256=sha)
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))

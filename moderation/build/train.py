@@ -68,6 +68,7 @@ RECORDED_SET_FLAGS: tuple[str, ...] = tuple(
 _AT_LEAST_ONE = ("epochs", "batch_size", "threads", "offensive_repeat")
 _SHARES = (
     "evasion_fraction",
+    "typo_copies",
     "warmup_fraction",
     "period_toggle",
     "insert_mentions",
@@ -116,6 +117,10 @@ class TrainSettings:
     threads: int = 2
     # Share of toxic examples also trained as an evasive rewrite of themselves.
     evasion_fraction: float = 0.15
+    # Share of examples, of either label, also trained with typos (two letters swapped or
+    # one left out in every spelled word; datasets.with_typos), in the fine-tune and the
+    # head refit. 0: off (the shipped recipe; docs/model.md, rules 67-68).
+    typo_copies: float = 0.0
     # Copies of the template sentences in the training set (see datasets.training_set).
     template_repeat: int = 3
     # Copies of TweetEval offensive's training tweets: the toxic head's threshold is
@@ -584,7 +589,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     if settings.space_glued_symbols:
         vocab = frozenset(tokenizer.get_vocab())
         train_set = [replace(e, text=space_glued_symbols(e.text, vocab)) for e in train_set]
-    train_set += datasets.with_evasions(train_set, settings.evasion_fraction, settings.seed)
+    train_set += datasets.with_evasions(
+        train_set, settings.evasion_fraction, settings.seed
+    ) + datasets.with_typos(train_set, settings.typo_copies, settings.seed)
     train_set += word_dropped_copies(train_set, settings.distil_transfer, settings.seed)
     train_set = with_mentions_inserted(
         train_set,
