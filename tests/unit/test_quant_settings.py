@@ -110,6 +110,8 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     assert seen["keep"] == "best_offensive_val"
     assert main([*args, "--space-glued-symbols"]) == 0
     assert seen["space_glued_symbols"] is True
+    assert main([*args, "--typo-copies", "0.1"]) == 0
+    assert seen["typo_copies"] == 0.1
     teacher = ["--distil-from", "teacher", "--student-blocks", "0,1,4,5"]
     assert main([*args, *teacher, "--distil-weight", "0.7", "--distil-temperature", "3"]) == 0
     assert (seen["distil_from"], seen["student_blocks"]) == ("teacher", "0,1,4,5")
@@ -126,6 +128,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     d = TrainSettings()
     assert (seen["distil_from"], seen["student_blocks"]) == ("", "")  # no teacher: the recipe
     assert seen["keep"] == d.keep
+    assert seen["typo_copies"] == d.typo_copies == 0.0  # the shipped recipe has none
     assert seen["seed"] == d.seed
     assert d.space_glued_symbols is False
     assert {name: seen[name] for name in TRAINING_SET_FLAGS} == {
@@ -153,6 +156,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         (["--layer-lr-decay", "1.5"], "layer_lr_decay 1.5: give a factor in (0, 1]"),
         (["--period-toggle", "2"], "period_toggle 2.0: give a share in [0, 1]"),
         (["--insert-mentions", "-0.1"], "insert_mentions -0.1: give a share in [0, 1]"),
+        (["--typo-copies", "1.5"], "typo_copies 1.5: give a share in [0, 1]"),
         (
             ["--insert-mentions", "0.5", "--mention-placeholder", "1.5"],
             "mention_placeholder 1.5: give a share in [0, 1]",

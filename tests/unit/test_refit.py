@@ -435,6 +435,7 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
         "period_toggle": 0.5,
         "period_toggle_sources": "templates,toxigen",
         "insert_mentions": 0.5,
+        "typo_copies": 0.1,
         "freeze_word_embeddings": not settings["freeze_word_embeddings"],
         "batch_size": 16,
         "threads": 8,  # how many cores trained it: not the recipe
@@ -447,6 +448,7 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
     assert "--period-toggle 0.5 --period-toggle-sources templates,toxigen" in command
     # The sources at their default: the share alone gives them back.
     assert "--insert-mentions 0.5" in command and "--mention-sources" not in command
+    assert "--typo-copies 0.1" in command
     freeze = (
         "--freeze-embeddings" if shipped["freeze_word_embeddings"] else "--no-freeze-embeddings"
     )
@@ -493,6 +495,9 @@ def test_a_second_refit_keeps_the_record_of_the_rows_it_left() -> None:
     assert chained["insult_negatives"] == ["templates"]
     assert chained["templates"].endswith("the threat corpus and plain insults to a person")
     assert "insult_negatives" not in first
+    assert "typo_copies" not in chained
+    typos = head_refit_record("m@c", [fit], typo_copies=0.1)
+    assert chained_record(second, typos)["typo_copies"] == 0.1
 
 
 def test_kaggle_insults_that_name_no_violence_become_threat_negatives() -> None:
