@@ -180,9 +180,6 @@ def cmd_refit_heads(ns: argparse.Namespace) -> int:
     """Refit a built model's classifier rows on its own int8 features, in place."""
     from moderation.build.refit import refit_in_place
 
-    if not 0.0 <= ns.typo_copies <= 1.0:
-        # Refused before the model is loaded and its features computed.
-        raise ModerationError(f"--typo-copies {ns.typo_copies}: give a share in [0, 1]")
     manifest = refit_in_place(
         ns.model,
         ns.data,

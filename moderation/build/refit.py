@@ -515,7 +515,11 @@ def refit_in_place(
     from moderation.classifier import load_manifest
     from moderation.cpu import cpu_info
 
-    settings = TrainSettings()
+    try:
+        # The share is checked where every training share is, before the model is read.
+        settings = TrainSettings(typo_copies=typo_copies)
+    except ValueError as exc:
+        raise ModerationError(f"training settings refused: {exc}") from None
     before = load_manifest(model_dir)
     recipe = recipe_of(before)
     if threat_corpus is not None:
@@ -530,7 +534,7 @@ def refit_in_place(
         seed=settings.seed,
         evasion_fraction=settings.evasion_fraction,
         recipe=recipe,
-        typo_fraction=typo_copies,
+        typo_fraction=settings.typo_copies,
     )
     thresholds = refit_thresholds(
         model_dir,
@@ -542,7 +546,11 @@ def refit_in_place(
     )
     sha = file_sha256(model_dir / MODEL_FILE)
     record = head_refit_record(
-        before["id"], fits, recipe.threat_corpus, insult_negative_sources(recipe), typo_copies
+        before["id"],
+        fits,
+        recipe.threat_corpus,
+        insult_negative_sources(recipe),
+        settings.typo_copies,
     )
     manifest = {
         **before,

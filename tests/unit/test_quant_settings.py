@@ -79,7 +79,7 @@ def test_refit_heads_refuses_a_typo_share_outside_0_1_before_reading_the_model(
 ) -> None:
     args = ["refit-heads", "--data", str(tmp_path), "--model", str(tmp_path / "none")]
     assert main([*args, "--typo-copies", "1.5"]) == 2
-    assert "--typo-copies 1.5: give a share in [0, 1]" in capfd.readouterr().err
+    assert "typo_copies 1.5: give a share in [0, 1]" in capfd.readouterr().err
 
 
 def test_build_model_refuses_held_out_frame_thresholds_without_a_threat_refit(
