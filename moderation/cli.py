@@ -326,6 +326,13 @@ def parser() -> argparse.ArgumentParser:
         "(templates.quoted_hate); default: the TrainSettings value",
     )
     b.add_argument(
+        "--praise-frames",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on groups praised plainly too, as benign (templates.PRAISE_FRAMES; "
+        "docs/model.md, rule 69); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,

@@ -261,6 +261,11 @@ def write_card(
             if s.get("quoted_hate")
             else ""
         )
+        + (
+            "groups praised plainly (templates.PRAISE_FRAMES) = 0, "
+            if s.get("praise_frames")
+            else ""
+        )
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",

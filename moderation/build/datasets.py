@@ -54,7 +54,9 @@ class TrainingSets:
     name no violence as threat negatives (``insults_as_threat_negatives``);
     ``benign_verb_swap``: the benign template lines that use a word of harm the suite
     holds out rewritten with another (templates.BENIGN_WORD_SWAPS); ``quoted_hate``:
-    each hate frame quoted in a counter-speech wrapper, benign (templates.quoted_hate)."""
+    each hate frame quoted in a counter-speech wrapper, benign (templates.quoted_hate);
+    ``praise_frames``: groups praised plainly ("{group} are generous."), benign
+    (templates.PRAISE_FRAMES)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
@@ -67,6 +69,7 @@ class TrainingSets:
     kaggle_insult_negatives: bool = False
     benign_verb_swap: bool = False
     quoted_hate: bool = False
+    praise_frames: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -370,6 +373,7 @@ def templates(
         things=sets.thing_frames,
         benign_verb_swap=sets.benign_verb_swap,
         quoted_hate_frames=sets.quoted_hate,
+        praise=sets.praise_frames,
     )
     return [
         e

@@ -260,6 +260,27 @@ BENIGN_GROUP_FRAMES = [
     "Some of the best people I know are {group}.",
     "{group} have enriched this country.",
 ]
+# Praise of a group said plainly (docs/model.md, rule 69): the hate frames' short form
+# ("{group} are subhuman.") with a word of praise, benign on every label. The shipped
+# model nudged 54 of 100 such lines of an ad hoc probe ("women are people" hate .99);
+# no training line praised a group in that form. Its words of praise are none of the
+# evaluation suite's (behaviour.py, positive_statement_about_group; tested).
+PRAISE_FRAMES = [
+    "{group} are lovely.",
+    "{group} are talented.",
+    "{group} are funny and clever.",
+    "{group} are generous.",
+    "{group} are decent, honest folks.",
+    "{group} are equal to anybody.",
+    "{group} are friendly.",
+    "{group} are caring.",
+    "{group} are gifted.",
+    "{group} are just like us.",
+    "{group} are good neighbours.",
+    "{group} are our friends.",
+    "Equality for {group} is simple justice.",
+    "tbh {group} are great",
+]
 NEGATED_FRAMES = [
     "I have nothing against {group}.",
     "I would never say anything bad about {group}.",
@@ -527,6 +548,7 @@ def template_examples(
     things: bool = False,
     benign_verb_swap: bool = False,
     quoted_hate_frames: bool = False,
+    praise: bool = False,
 ) -> list[Example]:
     """Every template example with its targets (threat implies toxic); ``broad`` adds
     the second recipe's frames (``BROAD_*``), ``counterfactuals`` the threat frames with
@@ -537,7 +559,8 @@ def template_examples(
     the hate frames with a thing as their subject, benign (``thing_examples``);
     ``benign_verb_swap`` rewrites the benign lines that use a word of harm the suite holds
     out (``BENIGN_WORD_SWAPS``); ``quoted_hate_frames`` adds each hate frame quoted in a
-    counter-speech wrapper, benign (``quoted_hate``)."""
+    counter-speech wrapper, benign (``quoted_hate``); ``praise`` the groups praised
+    plainly (``PRAISE_FRAMES``), benign."""
     from moderation.build.threat_corpus import corpus_examples
 
     def more(frames: list[str]) -> list[str]:
@@ -594,6 +617,11 @@ def template_examples(
             Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-quoted-hate")
             for t, _ in quoted_hate()
         ]
+    if praise:
+        out += [
+            Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-praise")
+            for t in _groups(PRAISE_FRAMES)
+        ]
     return out
 
 
@@ -618,6 +646,7 @@ def frame_of() -> dict[str, str]:
             for text in fill_slots([frame], **slots):
                 out.setdefault(text, frame)
     group_frames = BENIGN_GROUP_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES + HATE_FRAMES
+    group_frames += PRAISE_FRAMES
     for frame in group_frames + NEGATED_VIOLENCE_FRAMES + HATE_WISH_FRAMES:
         for text in _groups([frame]):
             out.setdefault(text, frame)

@@ -170,6 +170,9 @@ class TrainSettings:
     # Train on each hate frame quoted in a counter-speech wrapper too, benign
     # (templates.quoted_hate): every hateful statement beside a twin that rejects it.
     quoted_hate: bool = False
+    # Train on groups praised plainly too, benign (templates.PRAISE_FRAMES): the hate
+    # frames' short form "{group} are ..." had no benign twin (docs/model.md, rule 69).
+    praise_frames: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"

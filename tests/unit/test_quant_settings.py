@@ -102,7 +102,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     monkeypatch.setattr(pipeline, "build_model", lambda *a, **kw: seen.update(kw))
     args = ["build-model", "--data", str(tmp_path), "--out", str(tmp_path / "m")]
     flags = ["--" + name.replace("_", "-") for name in TRAINING_SET_FLAGS]
-    assert len(flags) == 11  # one per optional training set, up to the quoted hate frames
+    assert len(flags) == 12  # one per optional training set, up to the praise frames
     assert main([*args, "--seed", "14", *flags]) == 0
     assert seen["seed"] == 14
     assert {name: seen[name] for name in TRAINING_SET_FLAGS} == dict.fromkeys(

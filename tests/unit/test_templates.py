@@ -29,7 +29,7 @@ def _words(texts: list[str]) -> set[str]:
 
 EVERY_SET = {"broad": True, "counterfactuals": True, "threat_corpus": True, "things": True}
 # Every template a build can train on, for the tests that keep training and the suite apart.
-EVERY_TEXT_SET = {**EVERY_SET, "quoted_hate_frames": True}
+EVERY_TEXT_SET = {**EVERY_SET, "quoted_hate_frames": True, "praise": True}
 
 
 def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
@@ -313,3 +313,30 @@ def test_quoted_hate_is_benign_and_only_added_when_asked() -> None:
 
 def _as_pattern(wrapper: str) -> str:
     return re.escape(wrapper).replace(re.escape("{q}"), "(.+)")
+
+
+# Words every sentence about a group may use; any other word is the praise itself.
+_FRAME_WORDS = {"are", "is", "and", "for", "to", "our", "the", "a", "just", "like"}
+
+
+def _praise_words(lines: list[str] | tuple[str, ...]) -> set[str]:
+    groups = {w.lower() for pair in (*TRAIN_GROUPS, *GROUPS) for t in pair for w in t.split()}
+    return _words(list(lines)) - groups - _FRAME_WORDS
+
+
+def test_praise_is_benign_only_added_when_asked_and_praises_in_words_the_suite_holds_out() -> None:
+    from moderation.build.templates import PRAISE_FRAMES
+
+    plain = template_examples(threat_corpus=True)
+    more = template_examples(threat_corpus=True, praise=True)
+    assert more[: len(plain)] == plain  # the recipe without it trains as before
+    added = more[len(plain) :]
+    assert len(added) == len(PRAISE_FRAMES) * len(TRAIN_GROUPS)
+    assert {e.targets for e in added} == {(0, 0, 0, 0)}
+    assert {e.source for e in added} == {"templates-praise"}
+    frames = frame_of()
+    assert {frames[e.text] for e in added} == set(PRAISE_FRAMES)  # held out by frame
+    (praised,) = [c for c in suite() if c.name == "positive_statement_about_group"]
+    held_out = _praise_words(praised.examples)
+    assert {"human", "amazing", "valid", "matter", "best"} <= held_out
+    assert not _praise_words([e.text for e in added]) & held_out
