@@ -390,6 +390,13 @@ def parser() -> argparse.ArgumentParser:
         help="refit on copies of this share of the training texts, either label, with "
         "typos (two letters swapped or one left out); docs/model.md, rule 67; default 0",
     )
+    rh.add_argument(
+        "--praise-frames",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="refit on groups praised plainly too, as benign (templates.PRAISE_FRAMES), or "
+        "not; docs/model.md, rule 70; default: as model.json says the model was fine-tuned",
+    )
     rh.set_defaults(func=cmd_refit_heads)
 
     ev = sub.add_parser("eval", help="judge the model: splits, behaviours, evasions, chat")

@@ -187,6 +187,7 @@ def cmd_refit_heads(ns: argparse.Namespace) -> int:
         ns.threat_corpus,
         tuple(ns.insult_negatives),
         ns.typo_copies,
+        ns.praise_frames,
     )
     sys.stdout.write(
         orjson.dumps(

@@ -499,6 +499,7 @@ def refit_in_place(
     threat_corpus: bool | None = None,
     insult_negatives: Sequence[str] = (),
     typo_copies: float = 0.0,
+    praise_frames: bool | None = None,
 ) -> dict[str, Any]:
     """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
     and write the new file's id and the refit's record into model.json. The refit
@@ -506,7 +507,9 @@ def refit_in_place(
     overrides that one; ``insult_negatives`` (``INSULT_NEGATIVES``) adds insults to a
     person as threat negatives: the plain insult templates, the Kaggle insults that name
     no violence; ``typo_copies`` adds copies of that share of the training texts with
-    typos (rule 67). A file refit before keeps the record of its rows not refit now."""
+    typos (rule 67); ``praise_frames`` overrides whether the groups praised plainly
+    (templates.PRAISE_FRAMES, rule 70) are among its texts. A file refit before keeps the
+    record of its rows not refit now."""
     import json
 
     from moderation.build.card import write_refit_section
@@ -524,6 +527,8 @@ def refit_in_place(
     recipe = recipe_of(before)
     if threat_corpus is not None:
         recipe = replace(recipe, threat_corpus=threat_corpus)
+    if praise_frames is not None:
+        recipe = replace(recipe, praise_frames=praise_frames)
     recipe = with_insult_negatives(recipe, insult_negatives)
     _, _, fits = refit_model(
         model_dir,
@@ -551,6 +556,7 @@ def refit_in_place(
         recipe.threat_corpus,
         insult_negative_sources(recipe),
         settings.typo_copies,
+        recipe.praise_frames,
     )
     manifest = {
         **before,
@@ -579,6 +585,7 @@ def head_refit_record(
     threat_corpus: bool = False,
     insult_negatives: Sequence[str] = (),
     typo_copies: float = 0.0,
+    praise_frames: bool = False,
 ) -> dict[str, Any]:
     """What model.json and the card say about a refit."""
     record: dict[str, Any] = {
@@ -594,10 +601,13 @@ def head_refit_record(
         },
         "templates": "training templates with their broad frames and counterfactuals"
         + (" and the threat corpus" if threat_corpus else "")
-        + ("".join(f" and {INSULT_NEGATIVES[s]}" for s in insult_negatives)),
+        + ("".join(f" and {INSULT_NEGATIVES[s]}" for s in insult_negatives))
+        + (" and groups praised plainly" if praise_frames else ""),
     }
     if insult_negatives:
         record["insult_negatives"] = list(insult_negatives)
     if typo_copies:
         record["typo_copies"] = typo_copies
+    if praise_frames:
+        record["praise_frames"] = True
     return record

@@ -498,6 +498,10 @@ def test_a_second_refit_keeps_the_record_of_the_rows_it_left() -> None:
     assert "typo_copies" not in chained
     typos = head_refit_record("m@c", [fit], typo_copies=0.1)
     assert chained_record(second, typos)["typo_copies"] == 0.1
+    assert "praise_frames" not in chained
+    praised = head_refit_record("m@d", [fit], praise_frames=True)
+    assert praised["praise_frames"] is True
+    assert praised["templates"].endswith("and groups praised plainly")
 
 
 def test_kaggle_insults_that_name_no_violence_become_threat_negatives() -> None:
