@@ -82,6 +82,23 @@ def test_refit_heads_refuses_a_typo_share_outside_0_1_before_reading_the_model(
     assert "typo_copies 1.5: give a share in [0, 1]" in capfd.readouterr().err
 
 
+def test_refit_heads_passes_the_praise_frames_and_the_rest_to_the_refit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import moderation.build.refit as refit
+
+    seen: list[tuple[object, ...]] = []
+    record = {"id": "m@x", "thresholds": {}, "head_refit": {}}
+    monkeypatch.setattr(refit, "refit_in_place", lambda *a: seen.append(a) or record)
+    args = ["refit-heads", "--data", str(tmp_path), "--model", str(tmp_path / "m")]
+    assert main([*args, "--labels", "toxic", "hate", "--praise-frames"]) == 0
+    assert main([*args, "--no-praise-frames"]) == 0
+    assert main(args) == 0
+    assert seen[0][2] == ("toxic", "hate") and seen[0][-1] is True
+    # Off when asked off; when not asked, as model.json says the model was fine-tuned.
+    assert seen[1][-1] is False and seen[2][-1] is None
+
+
 def test_build_model_refuses_held_out_frame_thresholds_without_a_threat_refit(
     capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
