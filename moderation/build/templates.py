@@ -645,8 +645,9 @@ def frame_of() -> dict[str, str]:
         for frame in frames:
             for text in fill_slots([frame], **slots):
                 out.setdefault(text, frame)
-    group_frames = BENIGN_GROUP_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES + HATE_FRAMES
-    group_frames += PRAISE_FRAMES
+    group_frames = (
+        BENIGN_GROUP_FRAMES + PRAISE_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES + HATE_FRAMES
+    )
     for frame in group_frames + NEGATED_VIOLENCE_FRAMES + HATE_WISH_FRAMES:
         for text in _groups([frame]):
             out.setdefault(text, frame)
