@@ -3,10 +3,11 @@ import pytest
 from moderation.evaluation.behaviour import GROUPS, suite
 from moderation.evaluation.evasions import EVASIONS, evade
 
-# The allowed capabilities written as frames over every evaluation group.
-IDENTITY_ALLOWED = (
+# The capabilities written as frames over every evaluation group.
+GROUP_FRAMED = (
     "benign_identity_mention",
     "positive_statement_about_group",
+    "worth_denied_to_group",
     "negated_hate",
     "counter_speech",
 )
@@ -24,7 +25,7 @@ def test_every_capability_has_examples_and_no_duplicates() -> None:
 
 def test_identity_capabilities_swap_every_group() -> None:
     for c in suite():
-        if c.name in (*IDENTITY_ALLOWED, "worth_denied_to_group"):
+        if c.name in GROUP_FRAMED:
             for plural, member in GROUPS:
                 assert any(plural in e or member in e for e in c.examples), (c.name, plural)
 
@@ -113,7 +114,7 @@ def test_every_identity_example_names_the_one_group_it_was_filled_with() -> None
 
     for c in suite():
         named = [group_named(e) for e in c.examples]
-        if c.name in (*IDENTITY_ALLOWED, "worth_denied_to_group"):
+        if c.name in GROUP_FRAMED:
             counts = Counter(named)
             # Every frame swapped over every group: each group names n / 10 examples.
             assert counts == dict.fromkeys([p for p, _ in GROUPS], len(c.examples) // 10)
