@@ -21,6 +21,7 @@ from moderation.commands import (
     cmd_eval,
     cmd_eval_diff,
     cmd_export,
+    cmd_recover_checkpoint,
     cmd_refit_heads,
     cmd_replay,
     cmd_send_api,
@@ -58,6 +59,15 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--name", default=None)
     e.add_argument("--max-tokens", type=int, default=128)
     e.set_defaults(func=cmd_export)
+
+    rc = sub.add_parser(
+        "recover-checkpoint",
+        help="read a built model's int8 weights back into a DistilBERT checkpoint (a "
+        "start for --distil-from; docs/model.md, rule 71)",
+    )
+    rc.add_argument("--model", type=Path, default=Path("models/moderation-minilm-int8"))
+    rc.add_argument("--out", type=Path, required=True)
+    rc.set_defaults(func=cmd_recover_checkpoint)
 
     b = sub.add_parser("build-model", help="rebuild the shipped model from packages and data")
     b.add_argument("--data", type=Path, required=True, help="folder with tweeteval/ and davidson/")

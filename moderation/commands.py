@@ -98,6 +98,16 @@ def cmd_export(ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_recover_checkpoint(ns: argparse.Namespace) -> int:
+    """Write the fp32 checkpoint a built model's int8 graph was quantized from (up to
+    the rounding); print where, from which model."""
+    from moderation.build.recover import recover_checkpoint
+
+    model = recover_checkpoint(ns.model, ns.out)
+    sys.stdout.write(f"{ns.out}: recovered {model.config.recovered_from}\n")
+    return EXIT_OK
+
+
 # The build-model flags named as the TrainSettings fields they set.
 _BUILD_SETTING_FLAGS = (
     "epochs",

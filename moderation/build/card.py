@@ -159,6 +159,19 @@ def _rebuild_line(training: dict[str, Any]) -> str:
     return line
 
 
+def _start_lines(manifest: dict[str, Any]) -> list[str]:
+    """What a continued fine-tune started from (docs/model.md, rule 71): the rebuild
+    above needs that file's weights read back first."""
+    start = manifest.get("started_from")
+    if not start:
+        return []
+    return [
+        f"Started from `{start}`: its int8 weights read back by `moderation "
+        "recover-checkpoint --model DIR --out DIR`, the folder given to --distil-from "
+        "(a continued fine-tune; docs/model.md, rule 71)."
+    ]
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
@@ -373,6 +386,7 @@ def write_card(
         "",
         "Latency: see `docs/benchmarks.md`.",
         _rebuild_line(training),
+        *_start_lines(manifest),
         "",
     ]
     path = out_dir / CARD_FILE

@@ -51,6 +51,17 @@ def training_sets(settings: TrainSettings) -> dict[str, bool]:
     return {name: bool(getattr(settings, name)) for name in RECORDED_SET_FLAGS}
 
 
+def recovered_from(checkpoint: str) -> str:
+    """The built model a checkpoint was read back from (`moderation
+    recover-checkpoint`), by its id; "" for any other start."""
+    if not checkpoint:
+        return ""
+    config = Path(checkpoint) / "config.json"
+    if not config.is_file():
+        return ""
+    return str(json.loads(config.read_text()).get("recovered_from", ""))
+
+
 def build_model(
     data_dir: Path,
     out_dir: Path,
@@ -134,6 +145,10 @@ def build_model(
     labels = manifest["labels"]
     # What a later `moderation refit-heads` must train on to match the fine-tune.
     manifest["training_sets"] = training_sets(settings)
+    start = recovered_from(settings.distil_from)
+    if start:
+        # A continued fine-tune of a built file (rule 71): its card names the start.
+        manifest["started_from"] = start
     fits: list[RowFit] = []
     if refit:
         _, columns, fits = refit_model(

@@ -232,6 +232,8 @@ class TrainSettings:
     student_blocks: str = ""
     # The share of the loss that is the teacher's, and the temperature both sides'
     # logits are divided by there (Hinton et al., 2015; the term scaled by its square).
+    # 0: the teacher is not run and its checkpoint is only the start; with every block
+    # (student_blocks 0,...,5) a continued fine-tune of it (docs/model.md, rule 71).
     distil_weight: float = 0.5
     distil_temperature: float = 2.0
     # Weight of a third term: the mean squared error between the student's hidden states
@@ -626,7 +628,9 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     pad_id = tokenizer.pad_token_id
     teacher_logits = None
     teacher: Any = None
-    if settings.distil_from:
+    # With no share of the loss the teacher's, the checkpoint is only a start (rule 71):
+    # it is not run.
+    if settings.distil_from and (settings.distil_weight > 0 or settings.distil_hidden > 0):
         from transformers import DistilBertForSequenceClassification
 
         started = time.monotonic()
