@@ -206,6 +206,14 @@ def parser() -> argparse.ArgumentParser:
         "docs/model.md, rule 55)",
     )
     b.add_argument(
+        "--distil-skip-sources",
+        default=None,
+        metavar="PREFIXES",
+        help="with --distil-from: comma-separated source prefixes (templates-praise) whose "
+        "examples the teacher does not speak for; they learn from their labels alone "
+        "(default: none; docs/model.md, rule 72)",
+    )
+    b.add_argument(
         "--offensive-repeat",
         type=int,
         default=None,

@@ -134,6 +134,7 @@ _BUILD_SETTING_FLAGS = (
     "distil_temperature",
     "distil_hidden",
     "distil_transfer",
+    "distil_skip_sources",
 )
 
 

@@ -37,6 +37,7 @@ SETTING_FLAGS = {
     "distil_temperature": "--distil-temperature",
     "distil_hidden": "--distil-hidden",
     "distil_transfer": "--distil-transfer",
+    "distil_skip_sources": "--distil-skip-sources",
 }
 
 

@@ -244,6 +244,10 @@ class TrainSettings:
     # word taken out (two from twelve words up), supervised by the teacher alone (no
     # label: its scores, and its hidden states with distil_hidden). 0: off (rule 55).
     distil_transfer: float = 0.0
+    # Comma-separated source prefixes ("templates-praise") whose examples the teacher
+    # does not speak for: the teacher's term is over the other rows alone, these learn
+    # from their labels (a start that is wrong on them keeps the rest; rule 72). "": all.
+    distil_skip_sources: str = ""
 
     def __post_init__(self) -> None:
         # Refused where the settings are made, not hours into a build that reads them.
@@ -262,6 +266,8 @@ class TrainSettings:
                 "distil_from and student_blocks: give both (a teacher and the blocks the "
                 "student starts from) or neither"
             )
+        if self.distil_skip_sources and not self.distil_from:
+            problems.append("distil_skip_sources: there is no teacher, give a --distil-from")
         if self.distil_transfer and not self.distil_from:
             problems.append("distil_transfer: its copies have no labels, give a --distil-from")
         if problems:
@@ -349,15 +355,36 @@ def student_from(teacher_dir: Path, blocks: tuple[int, ...], dropout: float) -> 
     return model
 
 
-def distil_loss(logits: torch.Tensor, teacher: torch.Tensor, temperature: float) -> Any:
+def distil_loss(
+    logits: torch.Tensor,
+    teacher: torch.Tensor,
+    temperature: float,
+    taught: torch.Tensor | None = None,
+) -> Any:
     """Binary cross-entropy of the student's logits against the teacher's scores, both
     divided by ``temperature``, on every head; scaled by its square so that the
-    gradient's size does not fall with it."""
+    gradient's size does not fall with it. ``taught``: a boolean per row, the rows the
+    teacher speaks for (the mean is over those; none: zero)."""
     import torch
 
     soft = torch.sigmoid(teacher / temperature)
-    loss = torch.nn.functional.binary_cross_entropy_with_logits(logits / temperature, soft)
+    each = torch.nn.functional.binary_cross_entropy_with_logits(
+        logits / temperature, soft, reduction="none"
+    )
+    if taught is None:
+        loss = each.mean()
+    else:
+        rows = taught.float()[:, None].expand_as(each)
+        loss = (each * rows).sum() / (rows.sum() * 1.0).clamp(min=1.0)
     return loss * temperature**2
+
+
+def taught_rows(examples: list[datasets.Example], sources: str) -> list[bool]:
+    """Per example, whether the teacher speaks for it: not when its source starts with
+    one of the comma-separated ``sources`` (rule 72: lines the teacher is wrong about,
+    learned from their labels alone)."""
+    prefixes = tuple(p.strip() for p in sources.split(",") if p.strip())
+    return [not (prefixes and e.source.startswith(prefixes)) for e in examples]
 
 
 def hidden_match_loss(
@@ -623,6 +650,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     val_ids = encode([e.text for e in val_off])
     targets = torch.tensor([e.targets for e in train_set], dtype=torch.float32)
     known = (targets >= 0).float()
+    taught = torch.tensor(taught_rows(train_set, settings.distil_skip_sources))
     targets = targets.clamp(min=0)
 
     pad_id = tokenizer.pad_token_id
@@ -691,7 +719,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             loss = masked_loss(logits, targets[batch], known[batch])
             if t_logits is not None:
                 w = settings.distil_weight
-                soft = distil_loss(logits, t_logits, settings.distil_temperature)
+                soft = distil_loss(logits, t_logits, settings.distil_temperature, taught[batch])
                 loss = (1.0 - w) * loss + w * soft
             if teacher is not None:
                 matched = hidden_match_loss(hidden, t_hidden, blocks, mask)

@@ -249,6 +249,37 @@ def test_the_teachers_term_pulls_every_head_to_the_teachers_scores() -> None:
     )
 
 
+def test_rows_the_teacher_does_not_speak_for_learn_nothing_from_its_term() -> None:
+    import torch
+
+    from moderation.build.datasets import Example
+    from moderation.build.train import distil_loss, taught_rows
+
+    examples = [
+        Example("a", (1, 0, 1, 0), "templates-hate"),
+        Example("b", (0, 0, 0, 0), "templates-praise"),
+        Example("c", (0, 0, 0, 0), "templates-praise+evasion"),
+        Example("d", (0, 0, 0, 0), "chitchat"),
+    ]
+    taught = taught_rows(examples, "templates-praise, chitchat-none")
+    assert taught == [True, False, False, True]
+    assert taught_rows(examples, "") == [True] * 4
+    teacher = torch.tensor([[3.0, -2.0, 0.5, -4.0]] * 4)
+    away = torch.zeros_like(teacher, requires_grad=True)
+    distil_loss(away, teacher, 2.0, torch.tensor(taught)).backward()
+    assert away.grad is not None
+    assert torch.count_nonzero(away.grad[1:3]) == 0
+    assert torch.all(away.grad[[0, 3]] != 0)
+    # Over the rows it speaks for, the same mean as the term without a mask.
+    both = torch.tensor([True, False, False, True])
+    torch.testing.assert_close(
+        distil_loss(away.detach(), teacher, 2.0, both),
+        distil_loss(away.detach()[[0, 3]], teacher[[0, 3]], 2.0),
+    )
+    nobody = torch.zeros(4, dtype=torch.bool)
+    assert float(distil_loss(away.detach(), teacher, 2.0, nobody)) == 0.0
+
+
 def test_the_hidden_match_pairs_each_student_block_with_its_teacher_block_past_padding() -> None:
     import torch
 

@@ -208,6 +208,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
             "distil_transfer 2.0: give a share in [0, 1]",
         ),
         (["--distil-transfer", "0.5"], "distil_transfer: its copies have no labels"),
+        (["--distil-skip-sources", "templates-praise"], "distil_skip_sources: there is no teach"),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
         (["--mention-sources", "chitchat"], "--mention-sources without --insert-mentions"),
