@@ -20,6 +20,7 @@ from moderation.build.card import write_card, write_refit_section
 from moderation.build.evaluate import choose_thresholds, score_splits, split_metrics
 from moderation.build.export import MANIFEST_FILE, MODEL_FILE, build, file_sha256
 from moderation.build.quantize import SHIPPED_QUANT
+from moderation.build.recover import recovered_from
 from moderation.build.refit import (
     RowFit,
     ThresholdSource,
@@ -49,17 +50,6 @@ log = logging.getLogger(__name__)
 def training_sets(settings: TrainSettings) -> dict[str, bool]:
     """The optional training sets a model was built with, as model.json records them."""
     return {name: bool(getattr(settings, name)) for name in RECORDED_SET_FLAGS}
-
-
-def recovered_from(checkpoint: str) -> str:
-    """The built model a checkpoint was read back from (`moderation
-    recover-checkpoint`), by its id; "" for any other start."""
-    if not checkpoint:
-        return ""
-    config = Path(checkpoint) / "config.json"
-    if not config.is_file():
-        return ""
-    return str(json.loads(config.read_text()).get("recovered_from", ""))
 
 
 def build_model(

@@ -11,6 +11,7 @@ comes back with whatever rows a refit wrote into it.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from pathlib import Path
@@ -91,8 +92,6 @@ def state_dict_of(model_path: Path) -> dict[str, np.ndarray]:
 def recover_checkpoint(model_dir: Path, out_dir: Path) -> DistilBertForSequenceClassification:
     """Write ``out_dir`` (config.json, weights, tokenizer): the fp32 DistilBERT whose int8
     graph is ``model_dir/model.onnx``, pooled by its [CLS] row as it was trained."""
-    import json
-
     import torch
     from transformers import AutoTokenizer
 
@@ -128,3 +127,14 @@ def recover_checkpoint(model_dir: Path, out_dir: Path) -> DistilBertForSequenceC
     AutoTokenizer.from_pretrained(str(minilm_dir())).save_pretrained(out_dir)
     log.info("recovered %s into %s", manifest["id"], out_dir)
     return model
+
+
+def recovered_from(checkpoint: str) -> str:
+    """The built model a checkpoint was read back from (`moderation
+    recover-checkpoint`), by its id; "" for any other start."""
+    if not checkpoint:
+        return ""
+    config = Path(checkpoint) / "config.json"
+    if not config.is_file():
+        return ""
+    return str(json.loads(config.read_text()).get("recovered_from", ""))

@@ -11,8 +11,12 @@ import pytest
 pytest.importorskip("torch", reason="needs the `train` extra (torch)")
 pytest.importorskip("transformers")
 
-from moderation.build.pipeline import recovered_from
-from moderation.build.recover import RecoverError, dequantized, recover_checkpoint
+from moderation.build.recover import (
+    RecoverError,
+    dequantized,
+    recover_checkpoint,
+    recovered_from,
+)
 
 pytestmark = pytest.mark.train
 
