@@ -33,7 +33,6 @@ _LINEAR = re.compile(
     r"^/inner/distilbert/transformer/layer\.(\d+)/(attention/out_lin|ffn/lin1|ffn/lin2)/"
     r"MatMul_quant$"
 )
-_LINEAR_NAME = {"attention/out_lin": "attention.out_lin", "ffn/lin1": "ffn.lin1"}
 _ATTENTION = re.compile(r"^Attention_(\d+)_quant$")
 
 
@@ -80,7 +79,7 @@ def state_dict_of(model_path: Path) -> dict[str, np.ndarray]:
                 out[f"distilbert.transformer.layer.{i}.attention.{part}.bias"] = bias[cols]
         elif linear and node.op_type == "MatMulInteger":
             i, which = linear.groups()
-            name = _LINEAR_NAME.get(which, "ffn.lin2")
+            name = which.replace("/", ".")
             out[f"distilbert.transformer.layer.{i}.{name}.weight"] = dequantized(
                 inits, node.input[1]
             ).T

@@ -375,7 +375,7 @@ def distil_loss(
         loss = each.mean()
     else:
         rows = taught.float()[:, None].expand_as(each)
-        loss = (each * rows).sum() / (rows.sum() * 1.0).clamp(min=1.0)
+        loss = (each * rows).sum() / rows.sum().clamp(min=1.0)
     return loss * temperature**2
 
 
