@@ -107,13 +107,13 @@ def head_weights(model: Any) -> tuple[np.ndarray, np.ndarray]:
     missing = [n for n in (_WEIGHT, _SCALE, _ZERO, _BIAS) if n not in init]
     if missing:
         raise RefitError(f"classifier head lacks {missing}")
-    q = numpy_helper.to_array(init[_WEIGHT]).astype(np.float32)
-    zero = numpy_helper.to_array(init[_ZERO]).astype(np.float32)
-    scale = numpy_helper.to_array(init[_SCALE]).astype(np.float32)
-    if scale.shape != (q.shape[1],):
-        raise RefitError(f"classifier weight scale {scale.shape} is not one per label")
-    bias = numpy_helper.to_array(init[_BIAS]).astype(np.float32)
-    return (q - zero) * scale, bias
+    from moderation.build.recover import dequantized
+
+    arrays = {n: numpy_helper.to_array(init[n]) for n in (_WEIGHT, _SCALE, _ZERO, _BIAS)}
+    weight = dequantized(arrays, _WEIGHT)
+    if arrays[_SCALE].shape != (weight.shape[1],):
+        raise RefitError(f"classifier weight scale {arrays[_SCALE].shape} is not one per label")
+    return weight, arrays[_BIAS].astype(np.float32)
 
 
 def quantize_column(w: np.ndarray) -> tuple[np.ndarray, float]:
