@@ -214,6 +214,15 @@ def parser() -> argparse.ArgumentParser:
         "(default: none; docs/model.md, rule 72)",
     )
     b.add_argument(
+        "--keep-start-share",
+        type=float,
+        default=None,
+        metavar="S",
+        help="with --distil-from over every block: export S times the start's weights plus "
+        "1 - S times the fine-tune's (WiSE-FT; with --skip-training, of the saved epoch) "
+        "(default: 0, the fine-tune alone; docs/model.md, rule 73)",
+    )
+    b.add_argument(
         "--offensive-repeat",
         type=int,
         default=None,

@@ -135,6 +135,7 @@ _BUILD_SETTING_FLAGS = (
     "distil_hidden",
     "distil_transfer",
     "distil_skip_sources",
+    "keep_start_share",
 )
 
 

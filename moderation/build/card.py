@@ -166,11 +166,18 @@ def _start_lines(manifest: dict[str, Any]) -> list[str]:
     start = manifest.get("started_from")
     if not start:
         return []
-    return [
+    lines = [
         f"Started from `{start}`: its int8 weights read back by `moderation "
         "recover-checkpoint --model DIR --out DIR`, the folder given to --distil-from "
         "(a continued fine-tune; docs/model.md, rule 71)."
     ]
+    share = manifest.get("start_share")
+    if share:
+        lines.append(
+            f"The weights exported are {share:g} of that start's and {1 - share:g} of the "
+            f"fine-tune's (`--keep-start-share {share:g}`; WiSE-FT, docs/model.md, rule 73)."
+        )
+    return lines
 
 
 def _pct(x: float) -> str:

@@ -30,7 +30,7 @@ from moderation.build.refit import (
     patch_checkpoint,
     refit_model,
 )
-from moderation.build.soup import average_checkpoints
+from moderation.build.soup import SoupError, average_checkpoints
 from moderation.build.train import (
     RECORDED_SET_FLAGS,
     TrainSettings,
@@ -50,6 +50,23 @@ log = logging.getLogger(__name__)
 def training_sets(settings: TrainSettings) -> dict[str, bool]:
     """The optional training sets a model was built with, as model.json records them."""
     return {name: bool(getattr(settings, name)) for name in RECORDED_SET_FLAGS}
+
+
+def every_block(start: Path) -> tuple[int, ...]:
+    """The blocks of the checkpoint at ``start`` in order (its config.json's n_layers)."""
+    return tuple(range(json.loads((start / "config.json").read_text())["n_layers"]))
+
+
+def interpolated(tuned: Path, start: Path, start_share: float, work_dir: Path) -> Path:
+    """``start_share`` of ``start``'s weights plus the rest of ``tuned``'s, a fine-tune of
+    it (WiSE-FT: docs/model.md, rule 73), in ``work_dir/start-share``; the fine-tune's
+    config and tokenizer."""
+    try:
+        return average_checkpoints(
+            [tuned, start], work_dir / "start-share", [1 - start_share, start_share]
+        )
+    except SoupError as exc:
+        raise ModerationError(f"--keep-start-share: {exc}") from None
 
 
 def build_model(
@@ -87,6 +104,12 @@ def build_model(
         refused = teacher_refusal(Path(settings.distil_from), blocks, settings.pooling)
         if refused:
             raise ModerationError(f"--distil-from {settings.distil_from}: {refused}")
+        if settings.keep_start_share and blocks != every_block(Path(settings.distil_from)):
+            raise ModerationError(
+                f"--keep-start-share with --student-blocks {settings.student_blocks}: a "
+                "fine-tune lies on a line from its start only when it starts from every "
+                "block of it in order (0,1,...)"
+            )
     if soup and settings.broad_templates:
         raise ModerationError(
             "--soup averages a fine-tune without the second set of frames and one with it; "
@@ -122,6 +145,8 @@ def build_model(
         best = average_checkpoints([d / "best" for d, _ in ingredients], work_dir / "soup")
     else:
         best = work_dir / "train" / "best"
+    if settings.keep_start_share:
+        best = interpolated(best, Path(settings.distil_from), settings.keep_start_share, work_dir)
     manifest = build(
         best,
         out_dir,
@@ -139,6 +164,8 @@ def build_model(
     if start:
         # A continued fine-tune of a built file (rule 71): its card names the start.
         manifest["started_from"] = start
+        if settings.keep_start_share:
+            manifest["start_share"] = settings.keep_start_share
     fits: list[RowFit] = []
     if refit:
         _, columns, fits = refit_model(

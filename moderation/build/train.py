@@ -97,6 +97,7 @@ _LIMITS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("distil_temperature", lambda x: x > 0, "give more than 0"),
     ("distil_hidden", lambda x: x >= 0, "give 0 (off) or more"),
     ("distil_transfer", _share, "give a share in [0, 1]"),
+    ("keep_start_share", lambda x: 0.0 <= x < 1.0, "give a share in [0, 1)"),
 )
 
 
@@ -248,6 +249,10 @@ class TrainSettings:
     # does not speak for: the teacher's term is over the other rows alone, these learn
     # from their labels (a start that is wrong on them keeps the rest; rule 72). "": all.
     distil_skip_sources: str = ""
+    # With a teacher of every block as the start: the share of the start's weights in
+    # the checkpoint the build exports, the rest the fine-tune's (WiSE-FT's interpolation
+    # along the path from start to fine-tune; rule 73). 0: the fine-tune alone.
+    keep_start_share: float = 0.0
 
     def __post_init__(self) -> None:
         # Refused where the settings are made, not hours into a build that reads them.
@@ -268,6 +273,8 @@ class TrainSettings:
             )
         if self.distil_skip_sources and not self.distil_from:
             problems.append("distil_skip_sources: there is no teacher, give a --distil-from")
+        if self.keep_start_share and not self.distil_from:
+            problems.append("keep_start_share: there is no start, give a --distil-from")
         if self.distil_transfer and not self.distil_from:
             problems.append("distil_transfer: its copies have no labels, give a --distil-from")
         if problems:

@@ -209,6 +209,11 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
         ),
         (["--distil-transfer", "0.5"], "distil_transfer: its copies have no labels"),
         (["--distil-skip-sources", "templates-praise"], "distil_skip_sources: there is no teach"),
+        (["--keep-start-share", "0.5"], "keep_start_share: there is no start"),
+        (
+            ["--distil-from", "t", "--student-blocks", "0", "--keep-start-share", "1"],
+            "keep_start_share 1.0: give a share in [0, 1)",
+        ),
         # A scope without its share would train hours for nothing it names.
         (["--period-toggle-sources", "templates"], "--period-toggle-sources without --period"),
         (["--mention-sources", "chitchat"], "--mention-sources without --insert-mentions"),
@@ -320,6 +325,9 @@ TEACHER_CONFIG = {
             "0,1",
             "its heads are {'0': 'toxic', '1': 'insult'}, not ['toxic', 'insult'",
         ),
+        # Only a start of every block, in order, lies on a line with its fine-tune.
+        ({}, "0,1,2,3 --keep-start-share 0.5", "--keep-start-share with --student-blocks 0,1,2,3"),
+        ({}, "0,1,2,4,5 --keep-start-share 0.5", "with --student-blocks 0,1,2,4,5: a fine"),
     ],
 )
 def test_build_model_reads_the_teachers_config_before_any_work(
@@ -335,7 +343,7 @@ def test_build_model_reads_the_teachers_config_before_any_work(
     teacher.mkdir()
     (teacher / "config.json").write_text(json.dumps({**TEACHER_CONFIG, **change}))
     work = tmp_path / "work"
-    distil = ["--distil-from", str(teacher), "--student-blocks", blocks]
+    distil = ["--distil-from", str(teacher), "--student-blocks", *blocks.split()]
     code = main(["build-model", "--data", str(tmp_path), "--work", str(work), *distil])
     assert code == 2
     assert says in capfd.readouterr().err
@@ -351,3 +359,51 @@ def test_a_teacher_whose_config_fits_the_student_is_not_refused(tmp_path: Path) 
     assert teacher_refusal(tmp_path, (0, 1, 4, 5), "cls") == ""
     (tmp_path / "config.json").write_text("{not json")
     assert "its config.json is not JSON" in teacher_refusal(tmp_path, (0, 1), "cls")
+
+
+def test_a_start_share_exports_that_point_between_the_start_and_its_fine_tune(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import json
+
+    import numpy as np
+    from safetensors.numpy import load_file, save_file
+
+    import moderation.build.pipeline as pipeline
+
+    def checkpoint(d: Path, w: list[float], config: dict[str, object]) -> None:
+        d.mkdir(parents=True)
+        save_file({"w": np.array(w, np.float32)}, str(d / "model.safetensors"))
+        (d / "config.json").write_text(json.dumps(config))
+
+    start = tmp_path / "start"
+    checkpoint(start, [4.0, -8.0], {**TEACHER_CONFIG, "n_layers": 2, "from": "start"})
+    train_dir = tmp_path / "work" / "train"
+    checkpoint(train_dir / "best", [0.0, 8.0], {**TEACHER_CONFIG, "n_layers": 2, "from": "tuned"})
+    (train_dir / "training.json").write_text("{}")
+    exported: list[Path] = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_build(checkpoint_dir: Path, *args: object, **kwargs: object) -> None:
+        exported.append(checkpoint_dir)
+        raise Stop  # what follows (scoring, thresholds) is any build's path
+
+    monkeypatch.setattr(pipeline, "keep_epoch", lambda out, keep: out / "best")
+    monkeypatch.setattr(pipeline, "build", fake_build)
+    with pytest.raises(Stop):
+        pipeline.build_model(
+            tmp_path,
+            tmp_path / "m",
+            work_dir=tmp_path / "work",
+            skip_training=True,
+            distil_from=str(start),
+            student_blocks="0,1",
+            distil_weight=0.0,
+            keep_start_share=0.25,
+        )
+    (point,) = exported
+    np.testing.assert_array_equal(load_file(str(point / "model.safetensors"))["w"], [1.0, 4.0])
+    # The fine-tune's own config and tokenizer go with it, not the start's.
+    assert json.loads((point / "config.json").read_text())["from"] == "tuned"

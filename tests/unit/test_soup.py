@@ -88,3 +88,14 @@ def test_the_card_names_what_a_soups_fine_tunes_differ_in() -> None:
     frames = "\n".join(_soup_lines({"soup": [_report(13, False), _report(13, True)]}))
     assert "the templates' second set of frames" in frames
     assert "| 2 | with | 60,689 |" in frames
+
+
+def test_shares_weigh_each_checkpoint_and_must_be_weights(tmp_path: Path) -> None:
+    a = _checkpoint(tmp_path, "a", {"w": np.array([2.0, 0.0], np.float32)})
+    b = _checkpoint(tmp_path, "b", {"w": np.array([-2.0, 4.0], np.float32)})
+    out = average_checkpoints([a, b], tmp_path / "point", [0.75, 0.25])
+    np.testing.assert_array_equal(load_file(str(out / WEIGHTS_FILE))["w"], [1.0, 1.0])
+    for shares in ([0.5], [0.7, 0.7], [1.5, -0.5]):
+        with pytest.raises(SoupError, match="one share of 0 or more per checkpoint"):
+            average_checkpoints([a, b], tmp_path / "bad", shares)
+    assert not (tmp_path / "bad").exists()
