@@ -360,6 +360,13 @@ def parser() -> argparse.ArgumentParser:
         "docs/model.md, rule 69); default: the TrainSettings value",
     )
     b.add_argument(
+        "--denial-frames",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="train on groups' worth denied too, as hateful (templates.DENIAL_FRAMES; "
+        "docs/model.md, rule 74); default: the TrainSettings value",
+    )
+    b.add_argument(
         "--pooling",
         choices=["cls", "mean"],
         default=None,
@@ -423,6 +430,13 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="refit on groups praised plainly too, as benign (templates.PRAISE_FRAMES), or "
         "not; docs/model.md, rule 70; default: as model.json says the model was fine-tuned",
+    )
+    rh.add_argument(
+        "--denial-frames",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="refit on groups' worth denied too, as hateful (templates.DENIAL_FRAMES), or "
+        "not; docs/model.md, rule 74; default: as model.json says the model was fine-tuned",
     )
     rh.set_defaults(func=cmd_refit_heads)
 

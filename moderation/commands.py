@@ -200,6 +200,7 @@ def cmd_refit_heads(ns: argparse.Namespace) -> int:
         tuple(ns.insult_negatives),
         ns.typo_copies,
         ns.praise_frames,
+        ns.denial_frames,
     )
     sys.stdout.write(
         orjson.dumps(

@@ -287,6 +287,7 @@ def write_card(
             if s.get("praise_frames")
             else ""
         )
+        + ("groups' worth denied (templates.DENIAL_FRAMES) = 1, " if s.get("denial_frames") else "")
         + "ToxiGen and chitchat = 0 |",
         "",
         "Each source supervises only the labels it knows; the loss is masked elsewhere.",

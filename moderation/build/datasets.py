@@ -56,7 +56,8 @@ class TrainingSets:
     holds out rewritten with another (templates.BENIGN_WORD_SWAPS); ``quoted_hate``:
     each hate frame quoted in a counter-speech wrapper, benign (templates.quoted_hate);
     ``praise_frames``: groups praised plainly ("{group} are generous."), benign
-    (templates.PRAISE_FRAMES)."""
+    (templates.PRAISE_FRAMES); ``denial_frames``: their worth denied ("{group} are
+    substandard."), hateful (templates.DENIAL_FRAMES)."""
 
     broad_templates: bool = False
     counterfactuals: bool = False
@@ -70,6 +71,7 @@ class TrainingSets:
     benign_verb_swap: bool = False
     quoted_hate: bool = False
     praise_frames: bool = False
+    denial_frames: bool = False
 
 
 NO_EXTRA_SETS = TrainingSets()
@@ -374,6 +376,7 @@ def templates(
         benign_verb_swap=sets.benign_verb_swap,
         quoted_hate_frames=sets.quoted_hate,
         praise=sets.praise_frames,
+        denial=sets.denial_frames,
     )
     return [
         e

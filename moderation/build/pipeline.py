@@ -188,6 +188,7 @@ def build_model(
             insult_negative_sources(settings.sets),
             settings.typo_copies,
             settings.praise_frames,
+            settings.denial_frames,
         )
         manifest.update(id=f"{manifest['name']}@{sha[:12]}", sha256=sha)
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))

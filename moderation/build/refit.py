@@ -500,6 +500,7 @@ def refit_in_place(
     insult_negatives: Sequence[str] = (),
     typo_copies: float = 0.0,
     praise_frames: bool | None = None,
+    denial_frames: bool | None = None,
 ) -> dict[str, Any]:
     """`moderation refit-heads`: refit a built model's rows, re-choose their thresholds,
     and write the new file's id and the refit's record into model.json. The refit
@@ -508,8 +509,9 @@ def refit_in_place(
     person as threat negatives: the plain insult templates, the Kaggle insults that name
     no violence; ``typo_copies`` adds copies of that share of the training texts with
     typos (rule 67); ``praise_frames`` overrides whether the groups praised plainly
-    (templates.PRAISE_FRAMES, rule 70) are among its texts. A file refit before keeps the
-    record of its rows not refit now."""
+    (templates.PRAISE_FRAMES, rule 70) are among its texts, ``denial_frames`` whether
+    their hateful twins are (templates.DENIAL_FRAMES, rule 74). A file refit before keeps
+    the record of its rows not refit now."""
     import json
 
     from moderation.build.card import write_refit_section
@@ -529,6 +531,8 @@ def refit_in_place(
         recipe = replace(recipe, threat_corpus=threat_corpus)
     if praise_frames is not None:
         recipe = replace(recipe, praise_frames=praise_frames)
+    if denial_frames is not None:
+        recipe = replace(recipe, denial_frames=denial_frames)
     recipe = with_insult_negatives(recipe, insult_negatives)
     _, _, fits = refit_model(
         model_dir,
@@ -557,6 +561,7 @@ def refit_in_place(
         insult_negative_sources(recipe),
         settings.typo_copies,
         recipe.praise_frames,
+        recipe.denial_frames,
     )
     manifest = {
         **before,
@@ -586,6 +591,7 @@ def head_refit_record(
     insult_negatives: Sequence[str] = (),
     typo_copies: float = 0.0,
     praise_frames: bool = False,
+    denial_frames: bool = False,
 ) -> dict[str, Any]:
     """What model.json and the card say about a refit."""
     record: dict[str, Any] = {
@@ -602,7 +608,8 @@ def head_refit_record(
         "templates": "training templates with their broad frames and counterfactuals"
         + (" and the threat corpus" if threat_corpus else "")
         + ("".join(f" and {INSULT_NEGATIVES[s]}" for s in insult_negatives))
-        + (" and groups praised plainly" if praise_frames else ""),
+        + (" and groups praised plainly" if praise_frames else "")
+        + (" and groups' worth denied" if denial_frames else ""),
     }
     if insult_negatives:
         record["insult_negatives"] = list(insult_negatives)
@@ -610,4 +617,6 @@ def head_refit_record(
         record["typo_copies"] = typo_copies
     if praise_frames:
         record["praise_frames"] = True
+    if denial_frames:
+        record["denial_frames"] = True
     return record

@@ -281,6 +281,27 @@ PRAISE_FRAMES = [
     "Equality for {group} is simple justice.",
     "tbh {group} are great",
 ]
+# Worth denied to a group (docs/model.md, rule 74): praise's twins, hateful. Taught
+# beside PRAISE_FRAMES so that "{group} are ..." is read by its predicate, not its
+# form: the shipped model nudged "women are people" and allowed "women are not people".
+# Their words are none of the suite's praise, worth denied or hate toward a group
+# (behaviour.py; tested).
+DENIAL_FRAMES = [
+    "{group} are not decent, honest folks.",
+    "{group} are not talented at all.",
+    "{group} are substandard.",
+    "{group} are second-class citizens.",
+    "{group} are beneath everyone else.",
+    "{group} are not our friends, not ever.",
+    "{group} are a lower form of life.",
+    "Equality for {group} is a joke.",
+    "tbh {group} are pointless",
+    "{group} count for little.",
+    "{group} are not good neighbours.",
+    "{group} earn no esteem.",
+    "{group} don't fit among decent folks.",
+    "{group} should get fewer freedoms than the rest.",
+]
 NEGATED_FRAMES = [
     "I have nothing against {group}.",
     "I would never say anything bad about {group}.",
@@ -549,6 +570,7 @@ def template_examples(
     benign_verb_swap: bool = False,
     quoted_hate_frames: bool = False,
     praise: bool = False,
+    denial: bool = False,
 ) -> list[Example]:
     """Every template example with its targets (threat implies toxic); ``broad`` adds
     the second recipe's frames (``BROAD_*``), ``counterfactuals`` the threat frames with
@@ -622,6 +644,11 @@ def template_examples(
             Example(t, _targets(toxic=0, insult=0, hate=0, threat=0), "templates-praise")
             for t in _groups(PRAISE_FRAMES)
         ]
+    if denial:
+        out += [
+            Example(t, _targets(toxic=1, hate=1, threat=0), "templates-denial")
+            for t in _groups(DENIAL_FRAMES)
+        ]
     return out
 
 
@@ -646,7 +673,12 @@ def frame_of() -> dict[str, str]:
             for text in fill_slots([frame], **slots):
                 out.setdefault(text, frame)
     group_frames = (
-        BENIGN_GROUP_FRAMES + PRAISE_FRAMES + NEGATED_FRAMES + COUNTER_FRAMES + HATE_FRAMES
+        BENIGN_GROUP_FRAMES
+        + PRAISE_FRAMES
+        + DENIAL_FRAMES
+        + NEGATED_FRAMES
+        + COUNTER_FRAMES
+        + HATE_FRAMES
     )
     for frame in group_frames + NEGATED_VIOLENCE_FRAMES + HATE_WISH_FRAMES:
         for text in _groups([frame]):

@@ -174,6 +174,9 @@ class TrainSettings:
     # Train on groups praised plainly too, benign (templates.PRAISE_FRAMES): the hate
     # frames' short form "{group} are ..." had no benign twin (docs/model.md, rule 69).
     praise_frames: bool = False
+    # Train on groups' worth denied too, hateful (templates.DENIAL_FRAMES): praise's
+    # twins, so that the predicate decides, not the form (docs/model.md, rule 74).
+    denial_frames: bool = False
     # What the head reads: the [CLS] row (DistilBERT's own head) or the mean of all rows
     # (how all-MiniLM-L6-v2 was trained; moderation/build/pooling.py).
     pooling: Pooling = "cls"

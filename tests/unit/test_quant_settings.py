@@ -82,7 +82,7 @@ def test_refit_heads_refuses_a_typo_share_outside_0_1_before_reading_the_model(
     assert "typo_copies 1.5: give a share in [0, 1]" in capfd.readouterr().err
 
 
-def test_refit_heads_passes_the_praise_frames_and_the_rest_to_the_refit(
+def test_refit_heads_passes_the_praise_and_denial_frames_and_the_rest_to_the_refit(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import moderation.build.refit as refit
@@ -91,12 +91,12 @@ def test_refit_heads_passes_the_praise_frames_and_the_rest_to_the_refit(
     record = {"id": "m@x", "thresholds": {}, "head_refit": {}}
     monkeypatch.setattr(refit, "refit_in_place", lambda *a: seen.append(a) or record)
     args = ["refit-heads", "--data", str(tmp_path), "--model", str(tmp_path / "m")]
-    assert main([*args, "--labels", "toxic", "hate", "--praise-frames"]) == 0
-    assert main([*args, "--no-praise-frames"]) == 0
+    assert main([*args, "--labels", "toxic", "hate", "--praise-frames", "--denial-frames"]) == 0
+    assert main([*args, "--no-praise-frames", "--denial-frames"]) == 0
     assert main(args) == 0
-    assert seen[0][2] == ("toxic", "hate") and seen[0][-1] is True
+    assert seen[0][2] == ("toxic", "hate") and seen[0][-2:] == (True, True)
     # Off when asked off; when not asked, as model.json says the model was fine-tuned.
-    assert seen[1][-1] is False and seen[2][-1] is None
+    assert seen[1][-2:] == (False, True) and seen[2][-2:] == (None, None)
 
 
 def test_build_model_refuses_held_out_frame_thresholds_without_a_threat_refit(
@@ -119,7 +119,7 @@ def test_build_model_passes_the_seed_and_every_training_set_flag_to_the_recipe(
     monkeypatch.setattr(pipeline, "build_model", lambda *a, **kw: seen.update(kw))
     args = ["build-model", "--data", str(tmp_path), "--out", str(tmp_path / "m")]
     flags = ["--" + name.replace("_", "-") for name in TRAINING_SET_FLAGS]
-    assert len(flags) == 12  # one per optional training set, up to the praise frames
+    assert len(flags) == 13  # one per optional training set, up to the denial frames
     assert main([*args, "--seed", "14", *flags]) == 0
     assert seen["seed"] == 14
     assert {name: seen[name] for name in TRAINING_SET_FLAGS} == dict.fromkeys(

@@ -29,7 +29,7 @@ def _words(texts: list[str]) -> set[str]:
 
 EVERY_SET = {"broad": True, "counterfactuals": True, "threat_corpus": True, "things": True}
 # Every template a build can train on, for the tests that keep training and the suite apart.
-EVERY_TEXT_SET = {**EVERY_SET, "quoted_hate_frames": True, "praise": True}
+EVERY_TEXT_SET = {**EVERY_SET, "quoted_hate_frames": True, "praise": True, "denial": True}
 
 
 def test_training_and_evaluation_identity_terms_are_disjoint() -> None:
@@ -340,3 +340,25 @@ def test_praise_is_benign_only_added_when_asked_and_praises_in_words_the_suite_h
     held_out = _praise_words(praised.examples)
     assert {"human", "amazing", "valid", "matter", "best"} <= held_out
     assert not _praise_words([e.text for e in added]) & held_out
+
+
+def test_denials_are_hateful_only_added_when_asked_and_use_no_word_the_suite_judges_by() -> None:
+    from moderation.build.templates import DENIAL_FRAMES
+
+    plain = template_examples(threat_corpus=True, praise=True)
+    more = template_examples(threat_corpus=True, praise=True, denial=True)
+    assert more[: len(plain)] == plain  # the recipe without it trains as before
+    added = more[len(plain) :]
+    assert len(added) == len(DENIAL_FRAMES) * len(TRAIN_GROUPS)
+    assert {(e.targets[0], e.targets[2], e.targets[3]) for e in added} == {(1, 1, 0)}
+    assert {e.source for e in added} == {"templates-denial"}
+    frames = frame_of()
+    assert {frames[e.text] for e in added} == set(DENIAL_FRAMES)  # held out by frame
+    # No word that says what the suite's praise, worth denied or hate toward a group
+    # says: only the words any sentence about a group may use are shared.
+    judged = {"positive_statement_about_group", "worth_denied_to_group", "hate_toward_group"}
+    held_out = set().union(*(_praise_words(c.examples) for c in suite() if c.name in judged))
+    assert {"human", "worth", "matter", "useless", "vermin"} <= held_out
+    shared = _praise_words([e.text for e in added]) & held_out
+    frame_words = {"not", "no", "don't", "all", "else", "ever", "everyone", "get", "of", "rest"}
+    assert shared <= frame_words | {"should"}
