@@ -164,18 +164,19 @@ def _start_lines(manifest: dict[str, Any]) -> list[str]:
     """What a continued fine-tune started from (docs/model.md, rule 71): the rebuild
     above needs that file's weights read back first."""
     start = manifest.get("started_from")
-    if not start:
-        return []
-    lines = [
-        f"Started from `{start}`: its int8 weights read back by `moderation "
-        "recover-checkpoint --model DIR --out DIR`, the folder given to --distil-from "
-        "(a continued fine-tune; docs/model.md, rule 71)."
-    ]
+    lines = []
+    if start:
+        lines.append(
+            f"Started from `{start}`: its int8 weights read back by `moderation "
+            "recover-checkpoint --model DIR --out DIR`, the folder given to --distil-from "
+            "(a continued fine-tune; docs/model.md, rule 71)."
+        )
     share = manifest.get("start_share")
     if share:
         lines.append(
-            f"The weights exported are {share:g} of that start's and {1 - share:g} of the "
-            f"fine-tune's (`--keep-start-share {share:g}`; WiSE-FT, docs/model.md, rule 73)."
+            f"The weights exported are {share:g} of the start's (--distil-from) and "
+            f"{1 - share:g} of the fine-tune's (`--keep-start-share {share:g}`; WiSE-FT, "
+            "docs/model.md, rule 73)."
         )
     return lines
 

@@ -164,8 +164,9 @@ def build_model(
     if start:
         # A continued fine-tune of a built file (rule 71): its card names the start.
         manifest["started_from"] = start
-        if settings.keep_start_share:
-            manifest["start_share"] = settings.keep_start_share
+    if settings.keep_start_share:
+        # What was exported is a point between the start and the fine-tune (rule 73).
+        manifest["start_share"] = settings.keep_start_share
     fits: list[RowFit] = []
     if refit:
         _, columns, fits = refit_model(

@@ -582,7 +582,8 @@ def template_examples(
     ``benign_verb_swap`` rewrites the benign lines that use a word of harm the suite holds
     out (``BENIGN_WORD_SWAPS``); ``quoted_hate_frames`` adds each hate frame quoted in a
     counter-speech wrapper, benign (``quoted_hate``); ``praise`` the groups praised
-    plainly (``PRAISE_FRAMES``), benign."""
+    plainly (``PRAISE_FRAMES``), benign; ``denial`` their worth denied
+    (``DENIAL_FRAMES``), hateful."""
     from moderation.build.threat_corpus import corpus_examples
 
     def more(frames: list[str]) -> list[str]:

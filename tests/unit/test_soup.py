@@ -99,3 +99,14 @@ def test_shares_weigh_each_checkpoint_and_must_be_weights(tmp_path: Path) -> Non
         with pytest.raises(SoupError, match="one share of 0 or more per checkpoint"):
             average_checkpoints([a, b], tmp_path / "bad", shares)
     assert not (tmp_path / "bad").exists()
+
+
+def test_the_card_says_what_share_of_the_start_was_kept_with_or_without_a_recovered_start() -> None:
+    from moderation.build.card import _start_lines
+
+    assert _start_lines({}) == []
+    (share,) = _start_lines({"start_share": 0.25})
+    assert "0.25 of the start's (--distil-from) and 0.75 of the fine-tune's" in share
+    recovered, share = _start_lines({"started_from": "m@6d0270df4800", "start_share": 0.5})
+    assert recovered.startswith("Started from `m@6d0270df4800`")
+    assert "`--keep-start-share 0.5`" in share
