@@ -26,7 +26,6 @@ from moderation.build.refit import (
     ThresholdSource,
     head_refit_record,
     held_out_threshold,
-    insult_negative_sources,
     patch_checkpoint,
     refit_model,
 )
@@ -183,13 +182,7 @@ def build_model(
         best = patch_checkpoint(best, work_dir / "refit", columns)
         sha = file_sha256(out_dir / MODEL_FILE)
         manifest["head_refit"] = head_refit_record(
-            manifest["id"],
-            fits,
-            settings.threat_corpus,
-            insult_negative_sources(settings.sets),
-            settings.typo_copies,
-            settings.praise_frames,
-            settings.denial_frames,
+            manifest["id"], fits, settings.sets, settings.typo_copies
         )
         manifest.update(id=f"{manifest['name']}@{sha[:12]}", sha256=sha)
     classifier = Classifier(ClassifierSettings(model_dir=out_dir, threads=2))

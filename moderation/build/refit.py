@@ -554,15 +554,7 @@ def refit_in_place(
         recipe=recipe,
     )
     sha = file_sha256(model_dir / MODEL_FILE)
-    record = head_refit_record(
-        before["id"],
-        fits,
-        recipe.threat_corpus,
-        insult_negative_sources(recipe),
-        settings.typo_copies,
-        recipe.praise_frames,
-        recipe.denial_frames,
-    )
+    record = head_refit_record(before["id"], fits, recipe, settings.typo_copies)
     manifest = {
         **before,
         "id": f"{before['name']}@{sha[:12]}",
@@ -587,13 +579,12 @@ def chained_record(earlier: Mapping[str, Any] | None, record: dict[str, Any]) ->
 def head_refit_record(
     base_id: str,
     fits: Sequence[RowFit],
-    threat_corpus: bool = False,
-    insult_negatives: Sequence[str] = (),
+    recipe: TrainingSets = NO_EXTRA_SETS,
     typo_copies: float = 0.0,
-    praise_frames: bool = False,
-    denial_frames: bool = False,
 ) -> dict[str, Any]:
-    """What model.json and the card say about a refit."""
+    """What model.json and the card say about a refit of rows trained on ``recipe``'s
+    sets (those beyond the templates named) and ``typo_copies``."""
+    insult_negatives = insult_negative_sources(recipe)
     record: dict[str, Any] = {
         "from": base_id,
         "rows": {
@@ -606,17 +597,17 @@ def head_refit_record(
             for f in fits
         },
         "templates": "training templates with their broad frames and counterfactuals"
-        + (" and the threat corpus" if threat_corpus else "")
+        + (" and the threat corpus" if recipe.threat_corpus else "")
         + ("".join(f" and {INSULT_NEGATIVES[s]}" for s in insult_negatives))
-        + (" and groups praised plainly" if praise_frames else "")
-        + (" and groups' worth denied" if denial_frames else ""),
+        + (" and groups praised plainly" if recipe.praise_frames else "")
+        + (" and groups' worth denied" if recipe.denial_frames else ""),
     }
     if insult_negatives:
         record["insult_negatives"] = list(insult_negatives)
     if typo_copies:
         record["typo_copies"] = typo_copies
-    if praise_frames:
+    if recipe.praise_frames:
         record["praise_frames"] = True
-    if denial_frames:
+    if recipe.denial_frames:
         record["denial_frames"] = True
     return record

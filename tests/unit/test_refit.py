@@ -482,11 +482,13 @@ def test_every_flag_the_rebuild_line_writes_is_one_build_model_takes() -> None:
 
 
 def test_a_second_refit_keeps_the_record_of_the_rows_it_left() -> None:
+    from moderation.build.datasets import TrainingSets
     from moderation.build.refit import RowFit, chained_record, head_refit_record
 
     fit = RowFit("threat", 1e-4, "held-out template frames", 0.05, 0.01, {1e-4: 0.01})
     first = head_refit_record("m@a", [RowFit("toxic", 1e-3, "validation splits", 0.2, 0.1, {})])
-    second = head_refit_record("m@b", [fit], threat_corpus=True, insult_negatives=["templates"])
+    insulted = TrainingSets(threat_corpus=True, insult_templates=True)
+    second = head_refit_record("m@b", [fit], insulted)
     assert chained_record(None, second) == second
     chained = chained_record(first, second)
     assert list(chained["rows"]) == ["toxic", "threat"]
@@ -499,9 +501,12 @@ def test_a_second_refit_keeps_the_record_of_the_rows_it_left() -> None:
     typos = head_refit_record("m@c", [fit], typo_copies=0.1)
     assert chained_record(second, typos)["typo_copies"] == 0.1
     assert "praise_frames" not in chained
-    praised = head_refit_record("m@d", [fit], praise_frames=True)
-    assert praised["praise_frames"] is True
+    praised = head_refit_record("m@d", [fit], TrainingSets(praise_frames=True))
+    assert praised["praise_frames"] is True and "denial_frames" not in praised
     assert praised["templates"].endswith("and groups praised plainly")
+    both = head_refit_record("m@e", [fit], TrainingSets(praise_frames=True, denial_frames=True))
+    assert both["denial_frames"] is True
+    assert both["templates"].endswith("and groups praised plainly and groups' worth denied")
 
 
 def test_kaggle_insults_that_name_no_violence_become_threat_negatives() -> None:
