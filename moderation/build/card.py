@@ -38,6 +38,7 @@ SETTING_FLAGS = {
     "distil_hidden": "--distil-hidden",
     "distil_transfer": "--distil-transfer",
     "distil_skip_sources": "--distil-skip-sources",
+    "keep_start_share": "--keep-start-share",
 }
 
 
@@ -152,7 +153,12 @@ def rebuild_command(training: dict[str, Any]) -> tuple[str, list[str]]:
     return " ".join(parts), unflagged
 
 
-def _rebuild_line(training: dict[str, Any]) -> str:
+def _rebuild_line(training: dict[str, Any], manifest: dict[str, Any]) -> str:
+    share = manifest.get("start_share")
+    if share:
+        # An export made with --skip-training keeps the epoch's training.json, which
+        # recorded no share: the file's own share is the one to rebuild (rule 73).
+        training = {**training, "settings": {**training["settings"], "keep_start_share": share}}
     command, unflagged = rebuild_command(training)
     line = f"Rebuild: `{command}`."
     if unflagged:
@@ -395,7 +401,7 @@ def write_card(
         "- English only.",
         "",
         "Latency: see `docs/benchmarks.md`.",
-        _rebuild_line(training),
+        _rebuild_line(training, manifest),
         *_start_lines(manifest),
         "",
     ]

@@ -463,6 +463,22 @@ def test_the_card_rebuild_line_gives_every_setting_that_differs_from_the_default
     assert refit_flags({"head_refit": {"rows": {"toxic": {}}}}) == " --refit-heads toxic"
 
 
+def test_the_rebuild_line_gives_the_share_of_the_start_the_file_was_exported_with() -> None:
+    from dataclasses import asdict
+
+    from moderation.build.card import _rebuild_line
+    from moderation.build.train import TrainSettings
+
+    settings = asdict(TrainSettings())
+    trained_with_it = {"settings": {**settings, "keep_start_share": 0.4}}
+    assert "--keep-start-share 0.4" in _rebuild_line(trained_with_it, {"start_share": 0.4})
+    assert "no flag sets" not in _rebuild_line(trained_with_it, {"start_share": 0.4})
+    # --skip-training on a saved epoch: its training.json recorded no share.
+    exported_later = {"settings": settings}
+    assert "--keep-start-share 0.25" in _rebuild_line(exported_later, {"start_share": 0.25})
+    assert "--keep-start-share" not in _rebuild_line(exported_later, {})
+
+
 def test_every_flag_the_rebuild_line_writes_is_one_build_model_takes() -> None:
     import argparse
 
