@@ -460,6 +460,12 @@ def parser() -> argparse.ArgumentParser:
         help="store eval-<cpu kind>.json and that kind's section of the card beside the "
         "model (beside the screen, when one is in front)",
     )
+    ev.add_argument(
+        "--validation-only",
+        action="store_true",
+        help="print only the validation splits' macro-F1, not the Kaggle insults test "
+        "file: what a checkpoint, a share or a threshold may be picked by (nothing stored)",
+    )
     ev.set_defaults(func=cmd_eval)
 
     ed = sub.add_parser(

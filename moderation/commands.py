@@ -218,14 +218,22 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     from moderation.config import Source, classifier_settings
     from moderation.cpu import cpu_info
     from moderation.evaluation.run import (
+        PICKING_SPLITS,
         evaluate,
         markdown,
         reports,
         rescored,
+        split_lines,
+        splits,
         write,
     )
     from moderation.policy import Policy
 
+    if ns.validation_only and (ns.only or ns.write):
+        raise ModerationError(
+            "eval --validation-only prints the splits a build may be picked by and stores "
+            "nothing: give it without --only and --write"
+        )
     if ns.only != "behaviour" and ns.data is None:
         raise ModerationError(
             "eval needs --data (the shared data folder), or --only behaviour to score the "
@@ -241,6 +249,13 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     # With a screen in front, the pair's reports are kept beside the screen (the model's
     # own stay beside the model, for `moderation eval-diff` between the two).
     report_dir = settings.screen_dir or settings.model_dir
+    if ns.validation_only:
+        rows = splits(classifier, policy, ns.data, PICKING_SPLITS)
+        sys.stdout.write(
+            f"{classifier.model_id} (CPU kind {cpu_info().kind}), thresholds "
+            f"{dict(policy.thresholds)}\n\n" + "\n".join(split_lines(rows)) + "\n"
+        )
+        return EXIT_OK
     if ns.only is not None:
         kind = cpu_info().kind
         stored = reports(report_dir).get(kind)

@@ -37,6 +37,9 @@ SPLIT_LABEL = {
     "insults-test": "insult",
     "convabuse": "toxic",
 }
+# What a checkpoint, a share of the start or a threshold may be picked by: every split
+# above but the Kaggle insults test file (`moderation eval --validation-only`; rule 75).
+PICKING_SPLITS = tuple(name for name in SPLIT_LABEL if name != "insults-test")
 # Short texts, like chat (the insults comments are long, and slow to score many times).
 EVASION_SOURCES = ("tweeteval-offensive", "convabuse")
 SEED = 13
@@ -307,19 +310,24 @@ def _take_caught(rows: dict[str, Any]) -> list[str]:
     return caught
 
 
+def split_lines(rows: dict[str, Any]) -> list[str]:
+    """The validation splits' table (``splits``' rows)."""
+    lines = ["| validation split | label | n | positives | macro-F1 |", "|---|---|---|---|---|"]
+    for name, r in rows.items():
+        lines.append(
+            f"| {name} | {r['label']} | {r['n']} | {r['positives']} | {r['macro_f1']:.4f} |"
+        )
+    return lines
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The report as the model card's section."""
     lines = [
         f"Measured by `moderation eval` on {report['model']} (CPU kind {report['cpu_kind']}"
         + (", emulated: scripts/emulate-avx2.sh)." if report.get("emulated") else ")."),
         "",
-        "| validation split | label | n | positives | macro-F1 |",
-        "|---|---|---|---|---|",
+        *split_lines(report["splits"]),
     ]
-    for name, r in report["splits"].items():
-        lines.append(
-            f"| {name} | {r['label']} | {r['n']} | {r['positives']} | {r['macro_f1']:.4f} |"
-        )
     lines += ["", "| behaviour (held-out suite) | expected | pass rate | n |", "|---|---|---|---|"]
     for name, r in report["behaviour"].items():
         lines.append(f"| {name} | {r['expected']} | {r['rate']:.1%} | {r['n']} |")

@@ -91,3 +91,13 @@ def test_eval_without_data_says_what_it_needs_before_loading_the_model(tmp_path:
     )
     assert wrong.returncode == 2
     assert b"absent: no such folder" in wrong.stderr
+    for extra in (["--write"], ["--only", "evasion"]):
+        stored = subprocess.run(
+            [*base, "--data", str(tmp_path), "--validation-only", *extra],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+        assert stored.returncode == 2, extra
+        assert b"--validation-only prints the splits a build may be picked by" in stored.stderr
+        assert b"loaded" not in stored.stderr

@@ -208,3 +208,28 @@ def test_no_label_trips_on_more_examples_it_is_not_about_than_the_card_says(
     allowance = 0 if card["cpu_kind"] == cpu_info().kind else 2
     for key, n in now["off_label"].items():
         assert n <= card["labels"]["off_label"][key] + allowance, (key, n)
+
+
+def test_validation_only_prints_the_stored_splits_but_the_insults_test_file(
+    reports: dict[str, dict],
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    stored = reports.get(cpu_info().kind)
+    if stored is None or not DATA.is_dir():
+        pytest.skip("needs this CPU kind's stored report and the shared data")
+    proc = subprocess.run(
+        [sys.executable, "-m", "moderation.cli", "eval", "--data", str(DATA), "--validation-only"],
+        capture_output=True,
+        timeout=300,
+        check=True,
+        # The model's own report is of the model alone.
+        env={**os.environ, "MODERATION_SCREEN_DIR": "off"},
+    )
+    out = proc.stdout.decode()
+    assert out.startswith(f"{stored['model']} (CPU kind {cpu_info().kind})")
+    picking = {name: stored["splits"][name] for name in run.PICKING_SPLITS}
+    assert "\n".join(run.split_lines(picking)) in out
+    assert "insults-test" not in out and "insults-test" not in run.PICKING_SPLITS
