@@ -234,6 +234,8 @@ def cmd_eval(ns: argparse.Namespace) -> int:
             "eval --validation-only prints the splits a build may be picked by and stores "
             "nothing: give it without --only and --write"
         )
+    if ns.validation_only and ns.data is None:
+        raise ModerationError("eval --validation-only needs --data (the shared data folder)")
     if ns.only != "behaviour" and ns.data is None:
         raise ModerationError(
             "eval needs --data (the shared data folder), or --only behaviour to score the "
@@ -246,9 +248,6 @@ def cmd_eval(ns: argparse.Namespace) -> int:
     policy = Policy.for_model(
         classifier.labels, classifier.manifest["thresholds"], settings.thresholds
     )
-    # With a screen in front, the pair's reports are kept beside the screen (the model's
-    # own stay beside the model, for `moderation eval-diff` between the two).
-    report_dir = settings.screen_dir or settings.model_dir
     if ns.validation_only:
         rows = splits(classifier, policy, ns.data, PICKING_SPLITS)
         sys.stdout.write(
@@ -256,6 +255,9 @@ def cmd_eval(ns: argparse.Namespace) -> int:
             f"{dict(policy.thresholds)}\n\n" + "\n".join(split_lines(rows)) + "\n"
         )
         return EXIT_OK
+    # With a screen in front, the pair's reports are kept beside the screen (the model's
+    # own stay beside the model, for `moderation eval-diff` between the two).
+    report_dir = settings.screen_dir or settings.model_dir
     if ns.only is not None:
         kind = cpu_info().kind
         stored = reports(report_dir).get(kind)

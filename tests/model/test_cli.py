@@ -91,6 +91,12 @@ def test_eval_without_data_says_what_it_needs_before_loading_the_model(tmp_path:
     )
     assert wrong.returncode == 2
     assert b"absent: no such folder" in wrong.stderr
+    alone = subprocess.run(
+        [*base, "--validation-only"], capture_output=True, timeout=120, check=False
+    )
+    assert alone.returncode == 2
+    assert b"eval --validation-only needs --data (the shared data folder)" in alone.stderr
+    assert b"or --only behaviour" not in alone.stderr  # --only is refused beside it
     for extra in (["--write"], ["--only", "evasion"]):
         stored = subprocess.run(
             [*base, "--data", str(tmp_path), "--validation-only", *extra],
