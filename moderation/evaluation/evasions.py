@@ -79,6 +79,26 @@ def _left_out(word: str, rng: random.Random) -> str:
     return word[:i] + word[i + 1 :]
 
 
+def _run_together(text: str) -> str:
+    """``text`` with each spelled word of four letters or more joined to the spelled word
+    before it, across one space ("you are such an idiot" -> "you aresuch anidiot"); never
+    to a handle (docs/model.md, rule 76)."""
+    cut: list[int] = []
+    for m in _SPELLED_WORD.finditer(text):
+        space = m.start() - 1
+        if space < 1 or text[space] != " " or not text[space - 1].isalpha():
+            continue
+        start = space - 1
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+            start -= 1
+        if start > 0 and text[start - 1] == "@":
+            continue  # the word before is a handle's name
+        cut.append(space)
+    for space in reversed(cut):
+        text = text[:space] + text[space + 1 :]
+    return text
+
+
 def _small_caps(word: str, rng: random.Random) -> str:
     return "".join(_SMALL_CAPS.get(c, c) for c in word.lower())
 
@@ -88,6 +108,7 @@ def _boxed(word: str, rng: random.Random) -> str:
     return "".join(chr(0x1F170 + ord(c) - ord("a")) for c in word.lower())
 
 
+RUN_TOGETHER = "words run together"
 # Every word of four letters or more, or (spacing: words would run together) only the
 # longest.
 EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
@@ -104,6 +125,8 @@ EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
     "a one for l, a bar for i": (_two_way, True),
     "two letters swapped": (_swapped, True),
     "a letter left out": (_left_out, True),
+    # Spaces taken out between words: the whole text at once (``_run_together``).
+    RUN_TOGETHER: (lambda word, rng: word, True),
 }
 # Typos: made in the words a person spells, never in a handle (docs/model.md, rule 50).
 TYPO_KINDS = ("two letters swapped", "a letter left out")
@@ -123,6 +146,8 @@ TRAINED_EVASIONS = (
 def evade(text: str, kind: str, seed: int) -> str:
     """``text`` rewritten with one kind of evasion."""
     fn, every_word = EVASIONS[kind]
+    if kind == RUN_TOGETHER:
+        return _run_together(text)
     rng = random.Random(f"{seed}:{kind}:{text}")
     words = list((_SPELLED_WORD if kind in _TYPOS else _WORD).finditer(text))
     if not words:

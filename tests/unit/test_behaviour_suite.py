@@ -71,6 +71,18 @@ def test_typos_keep_the_first_letter_and_leave_handles_alone() -> None:
     assert evade("hmmm", "two letters swapped", 1) == "hmmm"
 
 
+def test_words_run_together_join_long_words_to_the_word_before_never_to_a_handle() -> None:
+    kind = "words run together"
+    assert evade("you are such an idiot", kind, 1) == "you aresuch anidiot"
+    # Joined in a chain; never to a handle, a number or across punctuation or two spaces.
+    assert evade("I hate women", kind, 1) == "Ihatewomen"
+    assert evade("@user idiot go away", kind, 1) == "@user idiot goaway"
+    assert evade("@jess_92 stupid, idiot  loser", kind, 1) == "@jess_92 stupid, idiot  loser"
+    assert evade("in 2020 Bucky lost", kind, 1) == "in 2020 Buckylost"
+    # Words of three letters or fewer are only ever joined to.
+    assert evade("go to bed", kind, 1) == "go to bed"
+
+
 def test_training_draws_only_the_evasions_it_was_built_with() -> None:
     from moderation.build.datasets import Example, with_evasions
     from moderation.evaluation.evasions import TRAINED_EVASIONS
