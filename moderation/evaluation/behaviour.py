@@ -1338,4 +1338,50 @@ def suite() -> list[Capability]:
                 "you're a greasy little goblin lol",
             ),
         ),
+        # Twenty-second set (2026-12-02, stop 81, before any model or normalizer was
+        # scored on it): the same hedges in front of hate and of kind statements about a
+        # group; eight hedges a normalizer may know, four it may not (docs/model.md,
+        # rule 79).
+        Capability(
+            "hate_said_as_opinion",
+            "nudge",
+            "hateful statements about a group behind a hedge ('I think', 'imo')",
+            _groups(
+                [
+                    "I think {group} are ruining everything for the rest of us.",
+                    "I feel like {group} are nothing but filth.",
+                    "Personally, I think {group} are subhuman.",
+                    "In my opinion {group} should be thrown out of this country.",
+                    "I believe that {group} are a stain on humanity.",
+                    "honestly i think {group} are rats",
+                    "imo {group} are not real people",
+                    "tbh {group} are a cancer on society",
+                    "I'd say {group} are animals.",
+                    "If you ask me, {group} are dirty and dangerous.",
+                    "Not gonna lie, {group} make me want to throw up.",
+                    "Let's be real, {group} are beneath the rest of us.",
+                ]
+            ),
+        ),
+        Capability(
+            "praise_said_as_opinion",
+            "allow",
+            "benign or kind statements about a group behind the same hedges",
+            _groups(
+                [
+                    "I think {group} are wonderful neighbours.",
+                    "I feel like {group} are treated unfairly here.",
+                    "Personally, I think {group} deserve more respect.",
+                    "In my opinion {group} make this city a better place.",
+                    "I believe that {group} should have equal rights.",
+                    "honestly i think {group} are great",
+                    "imo {group} are some of the kindest people i know",
+                    "tbh {group} have it harder than most",
+                    "I'd say {group} are underrepresented in films.",
+                    "If you ask me, {group} are treated badly by the media.",
+                    "Not gonna lie, {group} run the best shops in town.",
+                    "Let's be real, {group} deserve better than this.",
+                ]
+            ),
+        ),
     ]

@@ -10,6 +10,8 @@ GROUP_FRAMED = (
     "worth_denied_to_group",
     "negated_hate",
     "counter_speech",
+    "hate_said_as_opinion",
+    "praise_said_as_opinion",
 )
 
 
