@@ -108,29 +108,52 @@ def _boxed(word: str, rng: random.Random) -> str:
     return "".join(chr(0x1F170 + ord(c) - ord("a")) for c in word.lower())
 
 
-RUN_TOGETHER = "words run together"
-# Every word of four letters or more, or (spacing: words would run together) only the
-# longest.
-EVASIONS: dict[str, tuple[Callable[[str, random.Random], str], bool]] = {
-    "leetspeak": (_leet, True),
-    "look-alike letters": (_lookalike, True),
-    "stretched letters": (_stretched, True),
-    "dotted letters": (_dotted, True),
-    "spaced letters": (_spaced, False),
-    "emoji after words": (_emoji_after, True),
-    "emoji between letters": (_emoji_between, False),
-    "small capitals": (_small_caps, True),
-    "boxed letters": (_boxed, True),
-    "emoji for a letter": (_emoji_for_letter, True),
-    "a one for l, a bar for i": (_two_way, True),
-    "two letters swapped": (_swapped, True),
-    "a letter left out": (_left_out, True),
-    # Spaces taken out between words: the whole text at once (``_run_together``).
-    RUN_TOGETHER: (lambda word, rng: word, True),
+# One kind of evasion: the text and a seeded generator -> the text rewritten.
+Evasion = Callable[[str, random.Random], str]
+
+
+def _in_words(
+    rewrite: Callable[[str, random.Random], str],
+    every_word: bool = True,
+    words: re.Pattern[str] = _WORD,
+) -> Evasion:
+    """An evasion that rewrites every word ``words`` finds (four letters or more), or
+    (spacing: words would run together) only the longest."""
+
+    def evasion(text: str, rng: random.Random) -> str:
+        found = list(words.finditer(text))
+        if not found:
+            return text
+        if not every_word:
+            found = [max(found, key=lambda m: len(m.group(0)))]
+        out, last = [], 0
+        for m in found:
+            out.append(text[last : m.start()] + rewrite(m.group(0), rng))
+            last = m.end()
+        return "".join(out) + text[last:]
+
+    return evasion
+
+
+EVASIONS: dict[str, Evasion] = {
+    "leetspeak": _in_words(_leet),
+    "look-alike letters": _in_words(_lookalike),
+    "stretched letters": _in_words(_stretched),
+    "dotted letters": _in_words(_dotted),
+    "spaced letters": _in_words(_spaced, every_word=False),
+    "emoji after words": _in_words(_emoji_after),
+    "emoji between letters": _in_words(_emoji_between, every_word=False),
+    "small capitals": _in_words(_small_caps),
+    "boxed letters": _in_words(_boxed),
+    "emoji for a letter": _in_words(_emoji_for_letter),
+    "a one for l, a bar for i": _in_words(_two_way),
+    # Typos: made in the words a person spells, never in a handle (docs/model.md, rule 50).
+    "two letters swapped": _in_words(_swapped, words=_SPELLED_WORD),
+    "a letter left out": _in_words(_left_out, words=_SPELLED_WORD),
+    # Spaces taken out between words (rule 76).
+    "words run together": lambda text, rng: _run_together(text),
 }
-# Typos: made in the words a person spells, never in a handle (docs/model.md, rule 50).
 TYPO_KINDS = ("two letters swapped", "a letter left out")
-_TYPOS = frozenset(TYPO_KINDS)
 # The kinds the build's random perturbations draw from (``datasets.with_evasions``): the
 # five the shipped model was trained with. Kinds added later are measured by ``moderation
 # eval`` only, so that a rebuild of a recipe stays what it was.
@@ -145,17 +168,4 @@ TRAINED_EVASIONS = (
 
 def evade(text: str, kind: str, seed: int) -> str:
     """``text`` rewritten with one kind of evasion."""
-    fn, every_word = EVASIONS[kind]
-    if kind == RUN_TOGETHER:
-        return _run_together(text)
-    rng = random.Random(f"{seed}:{kind}:{text}")
-    words = list((_SPELLED_WORD if kind in _TYPOS else _WORD).finditer(text))
-    if not words:
-        return text
-    if not every_word:
-        words = [max(words, key=lambda m: len(m.group(0)))]
-    out, last = [], 0
-    for m in words:
-        out.append(text[last : m.start()] + fn(m.group(0), rng))
-        last = m.end()
-    return "".join(out) + text[last:]
+    return EVASIONS[kind](text, random.Random(f"{seed}:{kind}:{text}"))
