@@ -76,6 +76,7 @@ from __future__ import annotations
 import functools
 import gzip
 import itertools
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Container, Iterator, Mapping
@@ -422,8 +423,10 @@ def _typos(word: str) -> Iterator[str]:
 _ENGLISH_WORDS = "words/english.txt.gz"
 
 
+@functools.cache
 def english_words() -> frozenset[str]:
-    """The English words a typo reading leaves as written (rule 58)."""
+    """The English words a typo reading leaves as written (rule 58), and no cut of words
+    run together touches (rule 76)."""
     data = resources.files("moderation").joinpath(_ENGLISH_WORDS).read_bytes()
     return frozenset(gzip.decompress(data).decode("ascii").split())
 
@@ -560,6 +563,84 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
 def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
     """Every typo read with ``vocab`` (rules 57 to 62) -> the word it is read as."""
     return _typo_tables(vocab)[0]
+
+
+# Words run together ("ihatewomen", "youareanidiot"; docs/model.md, rule 76): a run of
+# letters that no list knows is cut into the fewest words, when every letter then belongs
+# to one. A run is cut only at these lengths, and at most this many a message.
+_RUN_MIN = 5
+_RUN_MAX = 32
+_RUNS_PER_MESSAGE = 8
+# Words of one to three letters a cut may give (the counts file holds words of four or
+# more): function words and chat words, written from general knowledge, each counted as
+# used this many times.
+_SHORT_PIECES = frozenset(
+    {
+        "i", "a", "u",
+        "am", "an", "as", "at", "be", "by", "do", "go", "he", "hi", "if", "in", "is", "it",
+        "me", "my", "no", "of", "oh", "ok", "on", "or", "so", "to", "up", "us", "we", "ur",
+        "ya", "yo",
+        "all", "and", "any", "are", "ass", "bad", "big", "but", "can", "did", "die", "dog",
+        "fat", "for", "fun", "gay", "get", "god", "got", "guy", "had", "has", "her", "hey",
+        "him", "his", "hot", "how", "its", "kys", "let", "lol", "man", "may", "men", "new",
+        "not", "now", "off", "old", "one", "our", "out", "own", "pig", "put", "sad", "say",
+        "see", "she", "the", "too", "two", "was", "way", "who", "why", "yes", "yet", "you",
+    }
+)  # fmt: skip
+_SHORT_PIECE_COUNT = 1000
+
+
+@functools.cache
+def _run_pieces() -> tuple[dict[str, float], int]:
+    """What a run of words may be cut into -> the log of how often the training text uses
+    it (rule 76): the English words of four letters or more it uses, the words of abuse
+    (once, when it never does) and ``_SHORT_PIECES``; and the longest piece's length."""
+    english = english_words()
+    counts = word_counts()
+    pieces = {w: float(n) for w, n in counts.items() if w in english}
+    for word in _TYPO_WORDS | _SPLIT_WORDS:
+        pieces.setdefault(word, float(counts.get(word, 1)))
+    pieces.update(dict.fromkeys(_SHORT_PIECES, float(_SHORT_PIECE_COUNT)))
+    logs = {w: math.log(n) for w, n in pieces.items()}
+    return logs, max(map(len, logs))
+
+
+def cut_run(run: str) -> list[str] | None:
+    """``run`` cut into the fewest pieces (``_run_pieces``) that hold all its letters,
+    the most used among as many (the largest sum of log counts), keeping its case; None
+    when no cut holds every letter or one piece is all of it (rule 76)."""
+    logs, longest = _run_pieces()
+    low = run.lower()
+    n = len(low)
+    # best[i]: (pieces, -sum of log counts, where the last piece starts) for low[:i].
+    best: list[tuple[int, float, int] | None] = [None] * (n + 1)
+    best[0] = (0, 0.0, 0)
+    for end in range(1, n + 1):
+        for start in range(max(0, end - longest), end):
+            before = best[start]
+            log = logs.get(low[start:end])
+            if before is None or log is None:
+                continue
+            option = (before[0] + 1, before[1] - log, start)
+            now = best[end]
+            if now is None or option[:2] < now[:2]:
+                best[end] = option
+    last = best[n]
+    if last is None or last[0] < 2:
+        return None
+    cuts, end = [], n
+    while end > 0:
+        step = best[end]
+        assert step is not None
+        cuts.append(run[step[2] : end])
+        end = step[2]
+    return cuts[::-1]
+
+
+# A cheap look for a run long enough to be cut, and what says a word is part of a URL,
+# an address, a handle or a hashtag, which no cut touches (rule 76).
+_RUN_LOOK = re.compile(rf"[A-Za-z]{{{_RUN_MIN},}}")
+_NOT_PROSE = re.compile(r"[/@#:=&%_]|\w\.\w")
 
 
 # A word a person spells, of at least ``_SHORT_TYPO`` letters, standing alone: between
@@ -785,6 +866,7 @@ class Normalizer:
         self.glued_symbols = glued_symbols
         self._typos, self._abuse_typos = _typo_tables(vocab)
         self._counts = word_counts()
+        self._english = english_words()
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -828,6 +910,9 @@ class Normalizer:
             # many capitalised typos would cost its length times their number.
             read = functools.partial(self._typo_read, shouts=_shouts(text))
             text = _LONG_WORD.sub(read, text)
+        if any(map(self._cuttable, _RUN_LOOK.findall(text))):
+            budget = _Budget(_RUNS_PER_MESSAGE)
+            text = _LONG_WORD.sub(lambda m: self._cut_run(m, budget), text)
         text = _SHORTHAND.sub(_read_shorthand, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
         low = text.lower()
@@ -880,6 +965,39 @@ class Normalizer:
         # Capitals elsewhere: a name ("Monson", "Arial"), an acronym ("NAMI") or a mixed
         # spelling ("heII"), read only when it is a typo of a word of abuse (rule 58).
         return word
+
+    def _cuttable(self, word: str) -> bool:
+        """Whether ``word`` is a run of letters no list knows, of a length a cut reads:
+        no whole word of the vocabulary, English word, word of abuse, chat word, word of
+        the counts file, typo, abbreviation or shorthand ("urself"; rule 76)."""
+        low = word.lower()
+        return (
+            _RUN_MIN <= len(low) <= _RUN_MAX
+            and low not in self.vocab
+            and low not in self._counts
+            and low not in self._typos
+            and low not in self._english
+            and low not in _TYPO_WORDS
+            and low not in _SPLIT_WORDS
+            and low not in _CHAT_WORDS
+            and low not in _ABBREVIATIONS
+            and low not in _SHORT_FOR
+        )
+
+    def _cut_run(self, m: re.Match[str], budget: _Budget) -> str:
+        word = m.group(0)
+        if not self._cuttable(word):
+            return word
+        text, start, end = m.string, m.start(), m.end()
+        # The whitespace-delimited token it stands in (at most 64 characters each way).
+        while start > 0 and start > m.start() - 64 and not text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and end < m.end() + 64 and not text[end].isspace():
+            end += 1
+        if _NOT_PROSE.search(text, start, end) or not budget.take():
+            return word
+        pieces = cut_run(word)
+        return word if pieces is None else " ".join(pieces)
 
     def _regional_word(self, m: re.Match[str]) -> str:
         word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in m.group(0))

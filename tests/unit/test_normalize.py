@@ -7,6 +7,7 @@ from moderation.normalize import (
     Normalizer,
     _common_source,
     abuse_words,
+    cut_run,
     drop_glued_symbols,
     drops_leading_mentions,
     english_words,
@@ -713,3 +714,56 @@ def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
         assert typo[0] == word[0]
         # A word of the vocabulary is a word, except at three letters (rule 61).
         assert typo not in TYPO_VOCAB if len(typo) >= 4 else len(typo) == 3 and left_out
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # Words run together, cut into the fewest words (docs/model.md, rule 76).
+        ("Ihatewomen", "I hate women"),
+        ("youareanidiot", "you are an idiot"),
+        ("you aresuch anidiot", "you are such an idiot"),
+        ("IHateWomen!", "I Hate Women!"),  # the letters keep their case
+        ("YOUAREANIDIOT", "YOU ARE AN IDIOT"),
+        ("anidiot's opinion", "an idiot's opinion"),
+        ("kysnow", "kill yourself now"),  # then the abbreviations are written out
+        ("uridiot", "your idiot"),  # and the chat shorthand read
+        ("immigrantsareparasites.", "immigrants are parasites."),
+    ],
+)
+def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) -> None:
+    assert worded(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kanye is great",  # no cut holds every letter
+        "hahahaha",
+        "#ihatemondays",  # a hashtag's name
+        "@ihatewomen hi",  # a handle's
+        "see somesitename.com/ihatewomen",  # part of an address
+        "go to ihatewomen.example.org",
+        "ihate_women",  # an underscore joins a name
+        "goodnight everyone",  # an English word
+        "maga",  # a spelling the training text uses as written (the counts file)
+        "toasterbath",  # an abbreviation: written out as one word, not cut
+        "hate",  # too short to be two words the list allows
+    ],
+)
+def test_what_the_cut_of_words_run_together_leaves_as_written(text: str) -> None:
+    assert worded(text) == text.replace("toasterbath", "suicide")
+
+
+def test_a_cut_takes_the_fewest_pieces_then_the_most_used() -> None:
+    assert cut_run("anidiot") == ["an", "idiot"]
+    assert cut_run("thelooneyliberals") == ["the", "looney", "liberals"]
+    # One piece is no cut; letters no piece holds are none either.
+    assert cut_run("idiot") is None and cut_run("xqzidiot") is None
+    # Fewest first: "kill yourself", not "kill your self".
+    assert cut_run("killyourself") == ["kill", "yourself"]
+
+
+def test_at_most_eight_runs_a_message_are_cut() -> None:
+    text = " ".join(["anidiot"] * 10)
+    assert worded(text) == " ".join(["an idiot"] * 8 + ["anidiot"] * 2)
