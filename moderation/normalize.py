@@ -622,6 +622,27 @@ def _piece_made_longer(low: str) -> bool:
     return False
 
 
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+# Words of abuse a cut must not break apart ("dipshits" is no "dips hits"; rule 77).
+_WHOLE_ABUSE = tuple(sorted(w for w in _TYPO_WORDS | _SPLIT_WORDS if len(w) >= _TYPO_MIN))
+
+
+def _cuts_through_abuse(low: str, pieces: list[str]) -> bool:
+    """Whether the cut of ``low`` into ``pieces`` puts a boundary inside a word of abuse
+    of four letters or more that ``low`` holds (rule 77)."""
+    bounds, at = set(), 0
+    for piece in pieces[:-1]:
+        at += len(piece)
+        bounds.add(at)
+    for word in _WHOLE_ABUSE:
+        start = low.find(word)
+        while start >= 0:
+            if any(start < b < start + len(word) for b in bounds):
+                return True
+            start = low.find(word, start + 1)
+    return False
+
+
 def cut_run(run: str) -> list[str] | None:
     """``run`` cut into the fewest pieces (``_run_pieces``) that hold all its letters,
     the most used among as many (the largest sum of log counts), keeping its case; None
@@ -1013,8 +1034,36 @@ class Normalizer:
             end += 1
         if _NOT_PROSE.search(text, start, end) or not budget.take():
             return word
+        low = word.lower()
+        if self._one_typo_from_a_word(low):
+            return word  # a typo ("hering", "Totall"), not words run together (rule 77)
         pieces = cut_run(word)
-        return word if pieces is None else " ".join(pieces)
+        if pieces is None or _cuts_through_abuse(low, pieces):
+            return word
+        return " ".join(pieces)
+
+    def _known_word(self, word: str) -> bool:
+        """An English word the training text uses, a whole word of the vocabulary of four
+        letters or more, or a word of abuse (rule 77)."""
+        return (
+            (word in self._counts and word in self._english)
+            or (len(word) >= _TYPO_MIN and word in self.vocab)
+            or word in _TYPO_WORDS
+            or word in _SPLIT_WORDS
+        )
+
+    def _one_typo_from_a_word(self, low: str) -> bool:
+        """Whether a letter put in past the first, or two adjacent letters swapped past the
+        first, makes ``low`` a known word (``_known_word``; rule 77)."""
+        for i in range(1, len(low) + 1):
+            head, tail = low[:i], low[i:]
+            if any(self._known_word(head + c + tail) for c in _ALPHABET):
+                return True
+        return any(
+            self._known_word(low[:i] + low[i + 1] + low[i] + low[i + 2 :])
+            for i in range(1, len(low) - 1)
+            if low[i] != low[i + 1]
+        )
 
     def _regional_word(self, m: re.Match[str]) -> str:
         word = "".join(chr(ord(c) - 0x1F1E6 + ord("a")) for c in m.group(0))

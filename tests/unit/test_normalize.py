@@ -751,6 +751,9 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
         "hate",  # too short to be two words the list allows
         "Stabby stabby",  # a word with an ending put on, its last letter doubled
         "gaypeople",  # no content word of three letters is a piece
+        "hering",  # one letter from "hearing": a typo, not "he ring" (rule 77)
+        "Totall",  # one letter from "totally"
+        "dipshits",  # a cut "dips hits" would break a word of abuse apart
     ],
 )
 def test_what_the_cut_of_words_run_together_leaves_as_written(text: str) -> None:
