@@ -6,6 +6,7 @@ from moderation.build.word_counts import OTHER_FLOOR, shipped_vocabularies
 from moderation.normalize import (
     Normalizer,
     _common_source,
+    _cuts_through_abuse,
     abuse_words,
     cut_run,
     drop_glued_symbols,
@@ -751,8 +752,6 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
         "hate",  # too short to be two words the list allows
         "Stabby stabby",  # a word with an ending put on, its last letter doubled
         "gaypeople",  # no content word of three letters is a piece
-        "hering",  # one letter from "hearing": a typo, not "he ring" (rule 77)
-        "Totall",  # one letter from "totally"
         "dipshits",  # a cut "dips hits" would break a word of abuse apart
     ],
 )
@@ -772,3 +771,17 @@ def test_a_cut_takes_the_fewest_pieces_then_the_most_used() -> None:
 def test_at_most_eight_runs_a_message_are_cut() -> None:
     text = " ".join(["anidiot"] * 10)
     assert worded(text) == " ".join(["an idiot"] * 8 + ["anidiot"] * 2)
+
+
+def test_a_run_one_typo_from_a_known_word_is_left_to_the_typo_reading() -> None:
+    # "hering" is "hearing" with a letter left out, "totall" "totally" (rule 77).
+    assert worded._one_typo_from_a_word("hering") and worded._one_typo_from_a_word("totall")
+    assert worded._one_typo_from_a_word("hetaing")  # two letters swapped: "heating"
+    assert not worded._one_typo_from_a_word("anidiot")
+    assert not worded._one_typo_from_a_word("youareanidiot")
+
+
+def test_no_cut_breaks_a_word_of_abuse_apart() -> None:
+    assert _cuts_through_abuse("dipshits", ["dips", "hits"])
+    assert not _cuts_through_abuse("anidiot", ["an", "idiot"])
+    assert not _cuts_through_abuse("dumbassloser", ["dumbass", "loser"])
