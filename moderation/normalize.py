@@ -905,6 +905,7 @@ class Normalizer:
         self._typos, self._abuse_typos = _typo_tables(vocab)
         self._counts = word_counts()
         self._english = english_words()
+        _run_pieces()  # built at load, not at a message's first cut (rule 78)
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -1035,10 +1036,10 @@ class Normalizer:
         if _NOT_PROSE.search(text, start, end) or not budget.take():
             return word
         low = word.lower()
-        if self._one_typo_from_a_word(low):
-            return word  # a typo ("hering", "Totall"), not words run together (rule 77)
         pieces = cut_run(word)
-        if pieces is None or _cuts_through_abuse(low, pieces):
+        # A typo ("hering", "Totall") is not words run together (rule 77). Asked last: it
+        # tries 26 letters a place, and most runs no cut holds (rule 78).
+        if pieces is None or _cuts_through_abuse(low, pieces) or self._one_typo_from_a_word(low):
             return word
         return " ".join(pieces)
 
