@@ -643,6 +643,16 @@ def _cuts_through_abuse(low: str, pieces: list[str]) -> bool:
     return False
 
 
+def _against_its_capitals(run: str, pieces: list[str]) -> bool:
+    """Whether ``run`` is in mixed case (past its first letter both a capital and a small
+    letter: a name, a brand, a handle, "itTabloid") and a piece after the first begins with
+    a small letter ("iT tabloid"): a cut the writer's capitals do not allow (rule 81)."""
+    rest = run[1:]
+    if rest.islower() or rest.isupper():
+        return False
+    return any(not piece[0].isupper() for piece in pieces[1:])
+
+
 def cut_run(run: str) -> list[str] | None:
     """``run`` cut into the fewest pieces (``_run_pieces``) that hold all its letters,
     the most used among as many (the largest sum of log counts), keeping its case; None
@@ -1039,7 +1049,12 @@ class Normalizer:
         pieces = cut_run(word)
         # A typo ("hering", "Totall") is not words run together (rule 77). Asked last: it
         # tries 26 letters a place, and most runs no cut holds (rule 78).
-        if pieces is None or _cuts_through_abuse(low, pieces) or self._one_typo_from_a_word(low):
+        if (
+            pieces is None
+            or _against_its_capitals(word, pieces)
+            or _cuts_through_abuse(low, pieces)
+            or self._one_typo_from_a_word(low)
+        ):
             return word
         return " ".join(pieces)
 

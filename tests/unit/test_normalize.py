@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from moderation.build.word_counts import OTHER_FLOOR, shipped_vocabularies
 from moderation.normalize import (
     Normalizer,
+    _against_its_capitals,
     _common_source,
     _cuts_through_abuse,
     abuse_words,
@@ -725,6 +726,7 @@ def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
         ("youareanidiot", "you are an idiot"),
         ("you aresuch anidiot", "you are such an idiot"),
         ("IHateWomen!", "I Hate Women!"),  # the letters keep their case
+        ("you AreSuch anIdiot", "you Are Such an Idiot"),  # mixed case, cut at its capitals
         ("YOUAREANIDIOT", "YOU ARE AN IDIOT"),
         ("anidiot's opinion", "an idiot's opinion"),
         ("sostupid", "so stupid"),
@@ -753,6 +755,7 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
         "Stabby stabby",  # a word with an ending put on, its last letter doubled
         "gaypeople",  # no content word of three letters is a piece
         "dipshits",  # a cut "dips hits" would break a word of abuse apart
+        "iTtabloid",  # mixed case: "iT tabloid" would cut where no capital begins a word
     ],
 )
 def test_what_the_cut_of_words_run_together_leaves_as_written(text: str) -> None:
@@ -779,6 +782,17 @@ def test_a_run_one_typo_from_a_known_word_is_left_to_the_typo_reading() -> None:
     assert worded._one_typo_from_a_word("hetaing")  # two letters swapped: "heating"
     assert not worded._one_typo_from_a_word("anidiot")
     assert not worded._one_typo_from_a_word("youareanidiot")
+
+
+def test_a_run_in_mixed_case_is_cut_only_at_its_capitals() -> None:
+    assert _against_its_capitals("iTtabloid", ["iT", "tabloid"])
+    assert _against_its_capitals("anIdiotyou", ["an", "Idiot", "you"])
+    assert not _against_its_capitals("HackTheU", ["Hack", "The", "U"])
+    assert not _against_its_capitals("anIdiot", ["an", "Idiot"])
+    # One case throughout, or a capital first: the cut is B3s's.
+    assert not _against_its_capitals("ihatewomen", ["i", "hate", "women"])
+    assert not _against_its_capitals("IHATEWOMEN", ["I", "HATE", "WOMEN"])
+    assert not _against_its_capitals("Ihatewomen", ["I", "hate", "women"])
 
 
 def test_no_cut_breaks_a_word_of_abuse_apart() -> None:
