@@ -55,6 +55,13 @@ characters and lower-cases. What it cannot see through, and this does:
   no English word of three ("sit"), no such word with two letters swapped ("hte" is
   "the") and no chat word ("ba dum tss"), and in capitals only when the whole message
   shouts ("HRT" stays; rules 61, 62);
+- words run together (``Ihatewomen``, ``you aresuch anidiot``): a run of five to 32
+  letters standing alone that no list knows is cut into the fewest words that hold every
+  letter (English words the training text uses, words of abuse, short function words),
+  the most used among as many; never a run one typo from a known word (``hering``), never
+  a cut through a word of abuse (``dipshits``), never a word with an ending put on
+  (``Stabby``), never inside a handle, hashtag or address, and a run in mixed case only
+  at its capitals (``HackTheU``, not ``iTtabloid``; docs/model.md, rules 76-81);
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
