@@ -41,6 +41,8 @@ EVASIONS = [
     # A typo of a word of abuse or harm read as the word (docs/model.md, rule 57).
     ("two letters swapped", "i will klil you"),
     ("a letter left out", "you are so stpid"),
+    # Cut into the fewest known words (docs/model.md, rules 76-81).
+    ("words run together", "Ihatewomen"),
 ]
 
 
