@@ -73,6 +73,21 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
         yield (f"mention `{probe}`: flips", _get("mentions", "probes", probe, "flips"), "count")
     yield ("chat shorthand: flips", _get("shorthand", "flips"), "count")
     yield ("chat shorthand: away from expected", _get("shorthand", "away_from_expected"), "count")
+    yield ("spaces taken out: flips", _get("spaces_taken_out", "flips"), "count")
+    yield (
+        "spaces taken out: away from expected",
+        _get("spaces_taken_out", "away_from_expected"),
+        "count",
+    )
+    yield ("spaces taken out: passed", _get("spaces_taken_out", "passed"), "count")
+    caps = dict.fromkeys(base.get("spaces_taken_out", {}).get("capabilities", {}))
+    caps.update(dict.fromkeys(candidate.get("spaces_taken_out", {}).get("capabilities", {})))
+    for name in caps:
+        yield (
+            f"spaces taken out: {name} (passed)",
+            _get("spaces_taken_out", "capabilities", name, "passed"),
+            "count",
+        )
     off = dict.fromkeys(base.get("labels", {}).get("off_label", {}))
     off.update(dict.fromkeys(candidate.get("labels", {}).get("off_label", {})))
     for key in off:

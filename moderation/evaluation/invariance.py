@@ -15,6 +15,11 @@ a model trained on tweets that open with "@user" reads a mention as a tweet's ma
 Every example that chat shorthand changes ("you" -> "u", "your" -> "ur") is scored
 rewritten as well (``shorthand``): the threat and insult rows learned from text written
 with "you", and chat is not written so (rule 48).
+
+Every example is scored with its spaces taken out as well (``without_spaces``:
+"Ihopeyoudieinafire"): a message written without spaces is an evasion a person types in
+a moment, and the words it runs together are what the normalizer's cut reads
+(docs/model.md, rules 76-81).
 """
 
 from __future__ import annotations
@@ -143,6 +148,46 @@ def shorthand_flips(decide: Callable[[str], str]) -> dict[str, Any]:
                 toward += got == cap.expected
                 away += got != cap.expected
         rows[cap.name] = {"n": n, "flips": flips}
+    return {
+        "n": sum(r["n"] for r in rows.values()),
+        "flips": toward + away,
+        "toward_expected": toward,
+        "away_from_expected": away,
+        "passed": passed,
+        "capabilities": rows,
+    }
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def without_spaces(text: str) -> str:
+    """``text`` with every space between its words taken out, punctuation kept."""
+    return _SPACES.sub("", text.strip())
+
+
+def spaces_taken_out(decide: Callable[[str], str]) -> dict[str, Any]:
+    """Every suite example written without spaces (``without_spaces``): how many are
+    decided otherwise than as written (in all and per capability), how many of those move
+    towards the expected decision and how many away, and how many pass so written (in all
+    and per capability); decided by ``decide``."""
+    rows: dict[str, Any] = {}
+    toward = away = passed = 0
+    for cap in suite():
+        n = flips = cap_passed = 0
+        for text in cap.examples:
+            joined = without_spaces(text)
+            if joined == text:
+                continue
+            n += 1
+            got = decide(joined)
+            cap_passed += got == cap.expected
+            if got != decide(text):
+                flips += 1
+                toward += got == cap.expected
+                away += got != cap.expected
+        passed += cap_passed
+        rows[cap.name] = {"n": n, "flips": flips, "passed": cap_passed}
     return {
         "n": sum(r["n"] for r in rows.values()),
         "flips": toward + away,

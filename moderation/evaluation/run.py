@@ -75,11 +75,18 @@ def shorthand(classifier: Classifier, policy: Policy) -> dict[str, Any]:
     return invariance.shorthand_flips(lambda text: _decide(classifier, policy, text))
 
 
+def spaces_taken_out(classifier: Classifier, policy: Policy) -> dict[str, Any]:
+    """Every suite example decided as written and with its spaces taken out
+    (evaluation/invariance.py): the decisions the missing spaces alone change."""
+    return invariance.spaces_taken_out(lambda text: _decide(classifier, policy, text))
+
+
 def suite_rows(classifier: Classifier, policy: Policy) -> dict[str, Any]:
     """The behaviour suite's rows (``behaviour``, ``final_period``, ``mentions``,
-    ``shorthand``, ``labels``), each distinct text classified once: the other measures
-    read the suite as written again, and one of an example's two full-stop forms is
-    usually the text as written. A decision is ``nudge`` exactly when some label trips."""
+    ``shorthand``, ``spaces_taken_out``, ``labels``), each distinct text classified once:
+    the other measures read the suite as written again, and one of an example's two
+    full-stop forms is usually the text as written. A decision is ``nudge`` exactly when
+    some label trips."""
     tripped: dict[str, tuple[str, ...]] = {}
 
     def trips(text: str) -> tuple[str, ...]:
@@ -95,6 +102,7 @@ def suite_rows(classifier: Classifier, policy: Policy) -> dict[str, Any]:
         "final_period": invariance.final_period(decide),
         "mentions": invariance.mentions(decide),
         "shorthand": invariance.shorthand_flips(decide),
+        "spaces_taken_out": invariance.spaces_taken_out(decide),
         "labels": labels.labels_tripped(trips, list(policy.thresholds)),
     }
 
@@ -244,6 +252,7 @@ def evaluate(
         "final_period": suite_part["final_period"],
         "mentions": suite_part["mentions"],
         "shorthand": suite_part["shorthand"],
+        "spaces_taken_out": suite_part["spaces_taken_out"],
         "labels": suite_part["labels"],
     }
 
@@ -261,10 +270,10 @@ def rescored(
 ) -> dict[str, Any]:
     """``stored`` with one part scored again (`moderation eval --only PART`), the rest
     kept: the behaviour suite (as written, without and with a final full stop, with
-    mentions put in, and the labels its examples trip), which grows more often than the
-    data sets change; or the evasions (the evasion sources' splits, whose caught
-    positives they rewrite, and every evasion kind), after a kind is added or the
-    normalizer learns one. The rest of an emulated AVX2 evaluation takes the better part
+    mentions put in, in chat shorthand, with the spaces taken out, and the labels its
+    examples trip), which grows more often than the data sets change; or the evasions
+    (the evasion sources' splits, whose caught positives they rewrite, and every evasion
+    kind), after a kind is added or the normalizer learns one. The rest of an emulated AVX2 evaluation takes the better part
     of an hour. Only a report of this model, measured on this CPU kind at these
     thresholds, may be updated this way."""
     from moderation.cpu import cpu_info
@@ -360,6 +369,8 @@ def markdown(report: dict[str, Any]) -> str:
         lines += ["", *_mention_lines(report["mentions"])]
     if "shorthand" in report:
         lines += ["", *_shorthand_lines(report["shorthand"])]
+    if "spaces_taken_out" in report:
+        lines += ["", *_spaces_lines(report["spaces_taken_out"])]
     if "labels" in report:
         lines += ["", *_label_lines(report["labels"])]
     return "\n".join(lines) + "\n"
@@ -409,6 +420,25 @@ def _shorthand_lines(inv: dict[str, Any]) -> list[str]:
         "",
         f"Of those flips {inv['toward_expected']} move towards the expected decision and"
         f" {inv['away_from_expected']} away; rewritten, {inv['passed']} of {inv['n']} pass.",
+    ]
+    return lines
+
+
+def _spaces_lines(inv: dict[str, Any]) -> list[str]:
+    """The missing-spaces table: each suite example as written and with its spaces taken
+    out ("Ihopeyoudieinafire")."""
+    lines = [
+        "| written without spaces (suite) | flips | passed so written |",
+        "|---|---|---|",
+    ]
+    for name, r in inv["capabilities"].items():
+        if r["n"]:
+            lines.append(f"| {name} | {r['flips']} of {r['n']} | {r['passed']}/{r['n']} |")
+    lines += [
+        f"| all | {inv['flips']} of {inv['n']} | {inv['passed']}/{inv['n']} |",
+        "",
+        f"Of those flips {inv['toward_expected']} move towards the expected decision and"
+        f" {inv['away_from_expected']} away.",
     ]
     return lines
 

@@ -126,11 +126,18 @@ def test_rescoring_only_a_part_reproduces_the_stored_rows(
     stored = reports.get(cpu_info().kind)
     if stored is None:
         pytest.skip(f"no eval-{cpu_info().kind}.json: nothing stored to update")
-    suite_rows = ("behaviour", "final_period", "mentions", "shorthand", "labels")
+    suite_rows = (
+        "behaviour",
+        "final_period",
+        "mentions",
+        "shorthand",
+        "spaces_taken_out",
+        "labels",
+    )
     emptied = {k: v for k, v in stored.items() if k not in suite_rows}
     rescored = run.rescored(emptied, remembering, policy, "behaviour")
     assert rescored["behaviour"] == stored["behaviour"]
-    for row in ("final_period", "mentions", "shorthand", "labels"):
+    for row in ("final_period", "mentions", "shorthand", "spaces_taken_out", "labels"):
         if row in stored:
             assert rescored[row] == stored[row], row
     assert {k: v for k, v in rescored.items() if k not in suite_rows} == emptied
@@ -188,6 +195,22 @@ def test_chat_shorthand_flips_no_more_decisions_than_the_card_says(
     assert "shorthand" in card, "no shorthand rows: `moderation eval --only behaviour --write`"
     now = run.shorthand(remembering, policy)
     was = card["shorthand"]
+    assert now["n"] == was["n"], "the suite changed: re-run `moderation eval`"
+    # Against another CPU kind's report, as for the mentions.
+    allowance = 0 if card["cpu_kind"] == cpu_info().kind else 5
+    assert now["flips"] <= was["flips"] + allowance, (now["flips"], was["flips"])
+    assert now["away_from_expected"] <= was["away_from_expected"] + allowance
+    assert now["passed"] >= was["passed"] - allowance, (now["passed"], was["passed"])
+
+
+def test_missing_spaces_flip_no_more_decisions_than_the_card_says(
+    remembering: Classifier, policy: Policy, card: dict
+) -> None:
+    assert "spaces_taken_out" in card, (
+        "no rows for the spaces taken out: `moderation eval --only behaviour --write`"
+    )
+    now = run.spaces_taken_out(remembering, policy)
+    was = card["spaces_taken_out"]
     assert now["n"] == was["n"], "the suite changed: re-run `moderation eval`"
     # Against another CPU kind's report, as for the mentions.
     allowance = 0 if card["cpu_kind"] == cpu_info().kind else 5

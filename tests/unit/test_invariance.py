@@ -1,5 +1,5 @@
 """The invariance measures of `moderation eval` (evaluation/invariance.py): a final full
-stop, a mention put in, chat shorthand."""
+stop, a mention put in, chat shorthand, the spaces taken out."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from moderation.evaluation.invariance import (
     mentions,
     shorthand,
     shorthand_flips,
+    spaces_taken_out,
     with_final_period,
     without_final_period,
+    without_spaces,
 )
 
 
@@ -132,3 +134,43 @@ def test_a_judge_that_reads_shorthand_as_harmless_flips_what_it_nudged() -> None
     flipped_nudges = sum(r["n"] for name, r in report["capabilities"].items() if name in nudge_caps)
     assert report["away_from_expected"] == flipped_nudges - held
     assert report["toward_expected"] == report["flips"] - report["away_from_expected"]
+
+
+@pytest.mark.parametrize(
+    ("text", "joined"),
+    [
+        ("I hope you die in a fire", "Ihopeyoudieinafire"),
+        ("  watch your back, I know where you live. ", "watchyourback,Iknowwhereyoulive."),
+        ("kys", "kys"),
+        ("go\thang\n yourself", "gohangyourself"),
+    ],
+)
+def test_without_spaces_takes_out_every_space_and_keeps_punctuation(text: str, joined: str) -> None:
+    assert without_spaces(text) == joined
+
+
+def test_a_judge_blind_to_missing_spaces_flips_nothing_and_passes_what_it_passed() -> None:
+    answers = {without_spaces(t): cap.expected for cap in suite() for t in cap.examples}
+    report = spaces_taken_out(lambda text: answers[without_spaces(text)])
+    changed = {cap.name: sum(without_spaces(t) != t for t in cap.examples) for cap in suite()}
+    assert report["capabilities"] == {
+        name: {"n": n, "flips": 0, "passed": n} for name, n in changed.items()
+    }
+    assert report["n"] == sum(changed.values()) > 2000
+    assert (report["flips"], report["passed"]) == (0, report["n"])
+
+
+def test_a_judge_that_reads_a_spaceless_message_as_harmless_flips_every_nudge() -> None:
+    report = spaces_taken_out(lambda text: "allow" if " " not in text.strip() else "nudge")
+    for cap in suite():
+        row = report["capabilities"][cap.name]
+        # Every changed example was nudged as written and is allowed joined.
+        assert row["flips"] == row["n"]
+        assert row["passed"] == (row["n"] if cap.expected == "allow" else 0)
+    towards = sum(r["n"] for c, r in report["capabilities"].items() if _expects(c) == "allow")
+    assert report["toward_expected"] == towards
+    assert report["away_from_expected"] == report["flips"] - towards
+
+
+def _expects(name: str) -> str:
+    return next(cap.expected for cap in suite() if cap.name == name)
