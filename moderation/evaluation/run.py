@@ -273,9 +273,9 @@ def rescored(
     mentions put in, in chat shorthand, with the spaces taken out, and the labels its
     examples trip), which grows more often than the data sets change; or the evasions
     (the evasion sources' splits, whose caught positives they rewrite, and every evasion
-    kind), after a kind is added or the normalizer learns one. The rest of an emulated AVX2 evaluation takes the better part
-    of an hour. Only a report of this model, measured on this CPU kind at these
-    thresholds, may be updated this way."""
+    kind), after a kind is added or the normalizer learns one. The rest of an emulated
+    AVX2 evaluation takes the better part of an hour. Only a report of this model,
+    measured on this CPU kind at these thresholds, may be updated this way."""
     from moderation.cpu import cpu_info
 
     if part not in RESCORABLE:
