@@ -55,9 +55,10 @@ characters and lower-cases. What it cannot see through, and this does:
   no English word of three ("sit"), no such word with two letters swapped ("hte" is
   "the") and no chat word ("ba dum tss"), and in capitals only when the whole message
   shouts ("HRT" stays; rules 61, 62);
-- words run together (``Ihatewomen``, ``you aresuch anidiot``): a run of five to 32
-  letters standing alone that no list knows is cut into the fewest words that hold every
-  letter (English words the training text uses, words of abuse, short function words),
+- words run together (``Ihatewomen``, ``you aresuch anidiot``, a message written
+  without spaces): a run of five to 64 letters standing alone that no list knows is cut
+  into the fewest words that hold every letter (English words the training text uses,
+  words of abuse, short function words, common three-letter words: rule 82),
   the most used among as many; never a run one typo from a known word (``hering``), never
   a cut through a word of abuse (``dipshits``), never a word with an ending put on
   (``Stabby``), never inside a handle, hashtag or address, and a run in mixed case only
@@ -574,15 +575,15 @@ def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
 
 # Words run together ("ihatewomen", "youareanidiot"; docs/model.md, rule 76): a run of
 # letters that no list knows is cut into the fewest words, when every letter then belongs
-# to one. A run is cut only at these lengths, and at most this many a message.
+# to one. A run is cut only at these lengths (up to a chat message written without
+# spaces, rule 82), and at most this many a message.
 _RUN_MIN = 5
-_RUN_MAX = 32
+_RUN_MAX = 64
 _RUNS_PER_MESSAGE = 8
 # Words of one to three letters a cut may give (the counts file holds words of four or
 # more): function words, common verbs and chat greetings, written from general knowledge,
-# each counted as used this many times. No content word or word of abuse of three letters:
-# those begin many an ordinary word and its typo ("assits" was read "ass its"; rule 76's
-# revision).
+# each counted as used this many times. Content words of three letters come from
+# ``_THREE_WORDS`` instead (rule 82).
 _SHORT_PIECES = frozenset(
     {
         "i", "a", "u",
@@ -596,20 +597,34 @@ _SHORT_PIECES = frozenset(
     }
 )  # fmt: skip
 _SHORT_PIECE_COUNT = 1000
+# Common three-letter words ("die", "gun", "hit"): wordfreq's English list at a Zipf
+# frequency of 4.5 or more, English words all (scripts/three-letter-words.sh; rule 82),
+# each counted as used this many times. Rule 76's revision kept them out for "assits" read
+# "ass its"; rule 77's typo guard now leaves a typo of a known word as written.
+_THREE_WORDS = "words/three.txt"
+_THREE_PIECE_COUNT = 100
+
+
+def three_letter_words() -> frozenset[str]:
+    """The three-letter words a cut of words run together may give (rule 82)."""
+    data = resources.files("moderation").joinpath(_THREE_WORDS).read_text("ascii")
+    return frozenset(data.split())
 
 
 @functools.cache
 def _run_pieces() -> tuple[dict[str, float], int]:
     """What a run of words may be cut into -> the log of how often the training text uses
     it (rule 76): the English words of four letters or more it uses, the words of abuse of
-    four or more (once, when it never does) and ``_SHORT_PIECES``; and the longest
-    piece's length."""
+    four or more (once, when it never does), the common three-letter words that are no
+    word of abuse (rule 82) and ``_SHORT_PIECES``; and the longest piece's length."""
     english = english_words()
     counts = word_counts()
     pieces = {w: float(n) for w, n in counts.items() if w in english}
     for word in _TYPO_WORDS | _SPLIT_WORDS:
         if len(word) >= _TYPO_MIN:
             pieces.setdefault(word, float(counts.get(word, 1)))
+    three = three_letter_words() - _TYPO_WORDS - _SPLIT_WORDS
+    pieces.update(dict.fromkeys(three, float(_THREE_PIECE_COUNT)))
     pieces.update(dict.fromkeys(_SHORT_PIECES, float(_SHORT_PIECE_COUNT)))
     logs = {w: math.log(n) for w, n in pieces.items()}
     return logs, max(map(len, logs))
@@ -923,6 +938,10 @@ class Normalizer:
         self._counts = word_counts()
         self._english = english_words()
         _run_pieces()  # built at load, not at a message's first cut (rule 78)
+        # No typo of a run longer than this is a known word (``_known_word``; rule 82).
+        self._longest_known = max(
+            len(w) for words in (self._counts, vocab, _TYPO_WORDS, _SPLIT_WORDS) for w in words
+        )
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it.
@@ -1078,6 +1097,8 @@ class Normalizer:
     def _one_typo_from_a_word(self, low: str) -> bool:
         """Whether a letter put in past the first, or two adjacent letters swapped past the
         first, makes ``low`` a known word (``_known_word``; rule 77)."""
+        if len(low) > self._longest_known:
+            return False  # no typo of it is as short as a known word (rule 82)
         for i in range(1, len(low) + 1):
             head, tail = low[:i], low[i:]
             if any(self._known_word(head + c + tail) for c in _ALPHABET):

@@ -8,6 +8,7 @@ from moderation.normalize import (
     _against_its_capitals,
     _common_source,
     _cuts_through_abuse,
+    _run_pieces,
     abuse_words,
     cut_run,
     drop_glued_symbols,
@@ -15,6 +16,7 @@ from moderation.normalize import (
     english_words,
     space_glued_symbols,
     spaces_glued_symbols,
+    three_letter_words,
     typos_for_vocab,
     word_counts,
 )
@@ -732,6 +734,14 @@ def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
         ("sostupid", "so stupid"),
         ("uridiot", "your idiot"),  # and the chat shorthand read
         ("immigrantsareparasites.", "immigrants are parasites."),
+        # A common word of three letters is a piece (rule 82), and a message written
+        # without spaces is cut whole, up to 64 letters.
+        ("gaypeople", "gay people"),
+        ("Ihopeyoudieinafire", "I hope you die in a fire"),
+        (
+            "ihopeyougethitbyabusandthendieinafireyoustupidbitch",
+            "i hope you get hit by a bus and then die in a fire you stupid bitch",
+        ),
     ],
 )
 def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) -> None:
@@ -753,7 +763,6 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
         "toasterbath",  # an abbreviation: written out as one word, not cut
         "hate",  # too short to be two words the list allows
         "Stabby stabby",  # a word with an ending put on, its last letter doubled
-        "gaypeople",  # no content word of three letters is a piece
         "dipshits",  # a cut "dips hits" would break a word of abuse apart
         "iTtabloid",  # mixed case: "iT tabloid" would cut where no capital begins a word
     ],
@@ -769,6 +778,26 @@ def test_a_cut_takes_the_fewest_pieces_then_the_most_used() -> None:
     assert cut_run("idiot") is None and cut_run("xqzidiot") is None
     # Fewest first: "kill yourself", not "kill your self".
     assert cut_run("killyourself") == ["kill", "yourself"]
+
+
+def test_a_run_longer_than_64_letters_is_left_as_written() -> None:
+    run = "ihopeyoudieinafire" * 4  # 72 letters
+    assert cut_run(run) is not None and worded(run) == run
+
+
+def test_the_three_letter_pieces_are_common_english_words_and_no_word_of_abuse() -> None:
+    three = three_letter_words()
+    assert {"die", "gun", "hit", "cut", "bus"} <= three
+    assert all(len(w) == 3 and w in english_words() for w in three)
+    logs = _run_pieces()[0]
+    assert "die" in logs and "hoe" not in logs and "fag" not in logs
+    # The function words keep their own count.
+    assert logs["you"] > logs["die"]
+
+
+def test_a_run_longer_than_any_known_word_is_no_typo_of_one() -> None:
+    longest = worded._longest_known
+    assert not worded._one_typo_from_a_word("x" * (longest + 1))
 
 
 def test_at_most_eight_runs_a_message_are_cut() -> None:
