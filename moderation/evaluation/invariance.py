@@ -132,22 +132,35 @@ def shorthand_flips(decide: Callable[[str], str]) -> dict[str, Any]:
     """Of the suite examples ``shorthand`` changes: how many are decided otherwise
     rewritten (in all and per capability), how many of those move towards the expected
     decision and how many away, and the rewritten examples passed; by ``decide``."""
+    return _flips_when_rewritten(decide, shorthand, passed_per_capability=False)
+
+
+def _flips_when_rewritten(
+    decide: Callable[[str], str], rewrite: Callable[[str], str], *, passed_per_capability: bool
+) -> dict[str, Any]:
+    """Of the suite examples ``rewrite`` changes: how many ``decide`` decides otherwise
+    rewritten, in all and per capability; how many of those move towards the expected
+    decision and how many away; and how many pass rewritten (in all, and per capability
+    when asked)."""
     rows: dict[str, Any] = {}
     toward = away = passed = 0
     for cap in suite():
-        n = flips = 0
+        n = flips = cap_passed = 0
         for text in cap.examples:
-            short = shorthand(text)
-            if short == text:
+            new = rewrite(text)
+            if new == text:
                 continue
             n += 1
-            got = decide(short)
-            passed += got == cap.expected
+            got = decide(new)
+            cap_passed += got == cap.expected
             if got != decide(text):
                 flips += 1
                 toward += got == cap.expected
                 away += got != cap.expected
+        passed += cap_passed
         rows[cap.name] = {"n": n, "flips": flips}
+        if passed_per_capability:
+            rows[cap.name]["passed"] = cap_passed
     return {
         "n": sum(r["n"] for r in rows.values()),
         "flips": toward + away,
@@ -171,28 +184,4 @@ def spaces_taken_out(decide: Callable[[str], str]) -> dict[str, Any]:
     decided otherwise than as written (in all and per capability), how many of those move
     towards the expected decision and how many away, and how many pass so written (in all
     and per capability); decided by ``decide``."""
-    rows: dict[str, Any] = {}
-    toward = away = passed = 0
-    for cap in suite():
-        n = flips = cap_passed = 0
-        for text in cap.examples:
-            joined = without_spaces(text)
-            if joined == text:
-                continue
-            n += 1
-            got = decide(joined)
-            cap_passed += got == cap.expected
-            if got != decide(text):
-                flips += 1
-                toward += got == cap.expected
-                away += got != cap.expected
-        passed += cap_passed
-        rows[cap.name] = {"n": n, "flips": flips, "passed": cap_passed}
-    return {
-        "n": sum(r["n"] for r in rows.values()),
-        "flips": toward + away,
-        "toward_expected": toward,
-        "away_from_expected": away,
-        "passed": passed,
-        "capabilities": rows,
-    }
+    return _flips_when_rewritten(decide, without_spaces, passed_per_capability=True)
