@@ -688,8 +688,10 @@ def cut_run(run: str) -> list[str] | None:
     for end in range(1, n + 1):
         for start in range(max(0, end - longest), end):
             before = best[start]
+            if before is None:
+                continue  # no cut reaches here: no slice to look up (rule 82's long runs)
             log = logs.get(low[start:end])
-            if before is None or log is None:
+            if log is None:
                 continue
             option = (before[0] + 1, before[1] - log, start)
             now = best[end]
