@@ -48,9 +48,14 @@ def _get(*keys: str) -> Callable[[Report], float | None]:
 def _rows(base: Report, candidate: Report) -> Iterator[Row]:
     """Every row either report has, in the base report's order, then the candidate's."""
 
-    def names(section: str) -> list[str]:
-        seen = dict.fromkeys(base.get(section, {}))
-        seen.update(dict.fromkeys(candidate.get(section, {})))
+    def names(*path: str) -> list[str]:
+        """The keys either report holds under ``path``, the base report's first."""
+        seen: dict[str, None] = {}
+        for report in (base, candidate):
+            node: Any = report
+            for key in path:
+                node = node.get(key, {}) if isinstance(node, dict) else {}
+            seen.update(dict.fromkeys(node))
         return list(seen)
 
     for name in names("behaviour"):
@@ -67,9 +72,7 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
         yield (f"evasion {name} (kept)", _get("evasion", name, "retention"), "share")
     yield ("benign chat nudged", _get("benign_chat", "nudge_rate"), "share")
     yield ("final full stop: flips", _get("final_period", "flips"), "count")
-    probes = dict.fromkeys(base.get("mentions", {}).get("probes", {}))
-    probes.update(dict.fromkeys(candidate.get("mentions", {}).get("probes", {})))
-    for probe in probes:
+    for probe in names("mentions", "probes"):
         yield (f"mention `{probe}`: flips", _get("mentions", "probes", probe, "flips"), "count")
     yield ("chat shorthand: flips", _get("shorthand", "flips"), "count")
     yield ("chat shorthand: away from expected", _get("shorthand", "away_from_expected"), "count")
@@ -80,17 +83,13 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
         "count",
     )
     yield ("spaces taken out: passed", _get("spaces_taken_out", "passed"), "count")
-    caps = dict.fromkeys(base.get("spaces_taken_out", {}).get("capabilities", {}))
-    caps.update(dict.fromkeys(candidate.get("spaces_taken_out", {}).get("capabilities", {})))
-    for name in caps:
+    for name in names("spaces_taken_out", "capabilities"):
         yield (
             f"spaces taken out: {name} (passed)",
             _get("spaces_taken_out", "capabilities", name, "passed"),
             "count",
         )
-    off = dict.fromkeys(base.get("labels", {}).get("off_label", {}))
-    off.update(dict.fromkeys(candidate.get("labels", {}).get("off_label", {})))
-    for key in off:
+    for key in names("labels", "off_label"):
         yield (f"off-label {key}", _get("labels", "off_label", key), "count")
 
 
