@@ -12,7 +12,7 @@
 #          preloaded handler (scripts/cpuid-avx2.c) that answers CPUID without the
 #          AVX-512, AVX-VNNI and AMX bits. Needs a C compiler (Debian `gcc`).
 #   patch  native speed, CPUID left alone: a copy of the onnxruntime package whose
-#          kernel library never takes its AVX-512 or AVX-VNNI kernels
+#          kernel library never takes its AVX-512, AVX-VNNI or AMX kernels
 #          (scripts/mlas_avx2.py, kept in the venv), put first on PYTHONPATH, and
 #          numpy's AVX-512 dispatch switched off (NPY_DISABLE_CPU_FEATURES). Only for
 #          the ONNX Runtime build it knows; the command's child processes inherit both.

@@ -1,5 +1,5 @@
-"""A copy of ONNX Runtime's Python package whose MLAS never takes its AVX-512 or AVX-VNNI
-kernels.
+"""A copy of ONNX Runtime's Python package whose MLAS never takes its AVX-512, AVX-VNNI or
+AMX kernels.
 
     python scripts/mlas_avx2.py DEST    # prints DEST; `import onnxruntime` from DEST
     python scripts/mlas_avx2.py --check # exit 0 if the installed library can be cut
@@ -8,12 +8,15 @@ MLAS (ONNX Runtime's kernel library) picks its kernels once, when it loads. Havi
 up its AVX2 and FMA kernels, it asks CPUID leaf 7, subleaf 1 for AVX-VNNI (256-bit VNNI:
 Alder Lake, Sapphire Rapids) and, if there, swaps in AVX-VNNI int8 kernels; then, having
 found AVX512F, it reads XCR0 and, when the OS saves the ZMM registers (bits 5-7), sets
-up its AVX-512 and VNNI kernels (and AMX's). In the compiled library each choice is one
-conditional jump, after ``cpuid; test al, 0x10`` and after ``not rax; test al, 0xe0``,
-repeated once per place the platform is built. This copy makes the first jump always
-skip the AVX-VNNI kernels and replaces the second by a no-op of the same length, so the
-process runs ONNX Runtime's AVX2 int8 kernels natively on an AVX-512 machine, where
-neither CPUID faulting nor patience for qemu is at hand (scripts/emulate-avx2.sh,
+up its AVX-512 and VNNI kernels. Apart from those, where CPUID leaf 7 has AMX-TILE and
+AMX-INT8 and XCR0 the tile state (bits 17-18), it asks Linux for the tiles and swaps in
+its AMX int8 GEMM (Sapphire Rapids and later). In the compiled library each choice is
+one conditional jump, after ``cpuid; test al, 0x10``, after ``not rax; test al, 0xe0``
+and after ``test reg, 0x60000``, repeated once per place the platform is built. This
+copy makes the first jump always skip the AVX-VNNI kernels, replaces the second by a
+no-op of the same length and makes the third always skip AMX's, so the process runs
+ONNX Runtime's AVX2 int8 kernels natively on an AVX-512 machine, where neither CPUID
+faulting nor patience for qemu is at hand (scripts/emulate-avx2.sh,
 ``EMULATE_WITH=patch``). Every other file of the package is a symbolic link to the
 installed one.
 
@@ -41,22 +44,29 @@ _AVX_VNNI = re.compile(
     rb"\xb8\x07\x00\x00\x00\xb9\x01\x00\x00\x00\x0f\xa2\xa8\x10(\x74)", re.DOTALL
 )
 _JMP8 = b"\xeb"
+# test reg32, 0x60000 (XCR0's tile bits, already inverted); jne rel32  ->  nop; jmp rel32
+# (over AMX's set-up: the tiles' permission asked of Linux and AMX's int8 GEMM).
+_AMX = re.compile(rb"\xf7[\xc0-\xc7]\x00\x00\x06\x00(\x0f\x85)....", re.DOTALL)
+_NOP_JMP32 = b"\x90\xe9"
 _BINDING = "onnxruntime_pybind11_state"
 
 
 def patched(blob: bytes) -> tuple[bytes, int]:
-    """The library's bytes with MLAS's AVX-512 and AVX-VNNI branches cut, and how many
-    platform set-ups were cut: 0 unless each has both branches, as many of one as of the
-    other."""
+    """The library's bytes with MLAS's AVX-512, AVX-VNNI and AMX branches cut, and how
+    many platform set-ups were cut: 0 unless each has all three branches, as many of each
+    as of the others."""
     out = bytearray(blob)
     wide = [m.start(1) for m in _AVX512.finditer(blob)]
     vnni = [m.start(1) for m in _AVX_VNNI.finditer(blob)]
-    if not wide or len(wide) != len(vnni):
+    amx = [m.start(1) for m in _AMX.finditer(blob)]
+    if not wide or not len(wide) == len(vnni) == len(amx):
         return blob, 0
     for at in wide:
         out[at : at + len(_NOP6)] = _NOP6
     for at in vnni:
         out[at : at + len(_JMP8)] = _JMP8
+    for at in amx:
+        out[at : at + len(_NOP_JMP32)] = _NOP_JMP32
     return bytes(out), len(wide)
 
 

@@ -133,19 +133,23 @@ def load_patcher() -> ModuleType:
     return module
 
 
-def test_the_patcher_cuts_both_branches_of_each_setup_and_nothing_else() -> None:
+def test_the_patcher_cuts_the_three_branches_of_each_setup_and_nothing_else() -> None:
     patched = load_patcher().patched
     wide = bytes.fromhex("48f7d0a8e0") + bytes.fromhex("0f84dbe00000")
     vnni = bytes.fromhex("b807000000 b901000000 0fa2 a810") + bytes.fromhex("7438")
+    amx = bytes.fromhex("41f7c200000600") + bytes.fromhex("0f8500fcffff")
     other = bytes.fromhex("48f7d0a8060f84dbe00000")  # the AVX test (0x6): kept
-    setup = vnni + b"\x90" * 3 + wide + other
+    setup = vnni + b"\x90" * 3 + wide + other + amx
     blob = b"\x90" * 7 + setup + setup + b"\xc3"
     out, hits = patched(blob)
     assert hits == 2
     assert len(out) == len(blob)
     nop = bytes.fromhex("66 0f 1f 44 00 00")
-    cut = vnni[:-2] + bytes.fromhex("eb38") + b"\x90" * 3 + wide[:5] + nop + other
+    # AMX's jne becomes a no-op and a jmp to the same place (rel32 from the same end).
+    skip_amx = amx[:7] + bytes.fromhex("90e900fcffff")
+    cut = vnni[:-2] + bytes.fromhex("eb38") + b"\x90" * 3 + wide[:5] + nop + other + skip_amx
     assert out == b"\x90" * 7 + cut + cut + b"\xc3"
-    # A build whose set-ups do not match both patterns, as many of each: nothing cut.
+    # A build whose set-ups do not match the three patterns, as many of each: nothing cut.
     assert patched(other) == (other, 0)
-    assert patched(wide + wide + vnni) == (wide + wide + vnni, 0)
+    assert patched(wide + wide + vnni + amx) == (wide + wide + vnni + amx, 0)
+    assert patched(wide + vnni) == (wide + vnni, 0)
