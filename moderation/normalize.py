@@ -576,10 +576,21 @@ def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
 # Words run together ("ihatewomen", "youareanidiot"; docs/model.md, rule 76): a run of
 # letters that no list knows is cut into the fewest words, when every letter then belongs
 # to one. A run is cut only at these lengths (up to a chat message written without
-# spaces, rule 82), and at most this many a message.
+# spaces, rule 82), and only while the message's budget of letters lasts, each run
+# charged its length but at least ``_RUN_LEAST_COST``: at most 16 runs a message, eight of
+# 64 letters (rule 83). The cost of a message is bounded by its runs, as the typo guard
+# is asked of each run.
 _RUN_MIN = 5
 _RUN_MAX = 64
-_RUNS_PER_MESSAGE = 8
+_RUN_LETTERS_PER_MESSAGE = 512
+_RUN_LEAST_COST = 32
+
+
+def _run_cost(run: str) -> int:
+    """What a run a cut is tried on takes of its message's budget (rule 83)."""
+    return max(len(run), _RUN_LEAST_COST)
+
+
 # Words of one to three letters a cut may give (the counts file holds words of four or
 # more): function words, common verbs and chat greetings, written from general knowledge,
 # each counted as used this many times. Content words of three letters come from
@@ -667,12 +678,14 @@ def _cuts_through_abuse(low: str, pieces: list[str]) -> bool:
 
 def _against_its_capitals(run: str, pieces: list[str]) -> bool:
     """Whether ``run`` is in mixed case (past its first letter both a capital and a small
-    letter: a name, a brand, a handle, "itTabloid") and a piece after the first begins with
-    a small letter ("iT tabloid"): a cut the writer's capitals do not allow (rule 81)."""
+    letter: a name, a brand, a handle, "itTabloid") and a piece is written in no one case
+    ("iT tabloid"): a cut the writer's capitals do not allow (rules 81 and 83). A piece
+    all small, all capitals or a capital then small letters is in one case ("Gun Control
+    bullshit", "for this SHIT then HANG")."""
     rest = run[1:]
     if rest.islower() or rest.isupper():
         return False
-    return any(not piece[0].isupper() for piece in pieces[1:])
+    return not all(p.islower() or p.isupper() or p.istitle() for p in pieces)
 
 
 def cut_run(run: str) -> list[str] | None:
@@ -713,6 +726,12 @@ def cut_run(run: str) -> list[str] | None:
 # an address, a handle or a hashtag, which no cut touches (rule 76).
 _RUN_LOOK = re.compile(rf"[A-Za-z]{{{_RUN_MIN},}}")
 _NOT_PROSE = re.compile(r"[/@#:=&%_]|\w\.\w")
+# A contraction with words glued after it, standing alone ("you'rejustanidiot",
+# "Ain’tmissingshit"): the word and its ending, then three letters or more (rule 83).
+_GLUED_ENDING = re.compile(
+    r"(?<![^\s\"(\[\u2018\u201c])([A-Za-z]+['\u2019](?:s|t|m|d|re|ve|ll))([A-Za-z]{3,})"
+    r"(?=$|[\s.,!?;:\"()\]\u201d])"
+)
 
 
 # A word a person spells, of at least ``_SHORT_TYPO`` letters, standing alone: between
@@ -836,8 +855,8 @@ class _Budget:
     def __init__(self, left: int) -> None:
         self.left = left
 
-    def take(self) -> bool:
-        self.left -= 1
+    def take(self, cost: int = 1) -> bool:
+        self.left -= cost
         return self.left >= 0
 
 
@@ -988,7 +1007,9 @@ class Normalizer:
             read = functools.partial(self._typo_read, shouts=_shouts(text))
             text = _LONG_WORD.sub(read, text)
         if any(map(self._cuttable, _RUN_LOOK.findall(text))):
-            budget = _Budget(_RUNS_PER_MESSAGE)
+            budget = _Budget(_RUN_LETTERS_PER_MESSAGE)
+            if "'" in text or "\u2019" in text:
+                text = _GLUED_ENDING.sub(lambda m: self._cut_after_ending(m, budget), text)
             text = _LONG_WORD.sub(lambda m: self._cut_run(m, budget), text)
         text = _SHORTHAND.sub(_read_shorthand, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
@@ -1071,8 +1092,13 @@ class Normalizer:
             start -= 1
         while end < len(text) and end < m.end() + 64 and not text[end].isspace():
             end += 1
-        if _NOT_PROSE.search(text, start, end) or not budget.take():
+        if _NOT_PROSE.search(text, start, end) or not budget.take(_run_cost(word)):
             return word
+        return self._read_run(word) or word
+
+    def _read_run(self, word: str) -> str | None:
+        """``word``'s pieces with spaces between, or None where no cut holds them or a
+        guard refuses the cut."""
         low = word.lower()
         pieces = cut_run(word)
         # A typo ("hering", "Totall") is not words run together (rule 77). Asked last: it
@@ -1083,8 +1109,22 @@ class Normalizer:
             or _cuts_through_abuse(low, pieces)
             or self._one_typo_from_a_word(low)
         ):
-            return word
+            return None
         return " ".join(pieces)
+
+    def _cut_after_ending(self, m: re.Match[str], budget: _Budget) -> str:
+        """A contraction and the words glued after it, a space put between ("you're
+        justanidiot" read from "you'rejustanidiot"), the glued letters cut as a run where
+        they are more than one word (rule 83)."""
+        head, rest = m.group(1), m.group(2)
+        if not budget.take(_run_cost(rest)):
+            return m.group(0)
+        if rest.lower() in _run_pieces()[0] and not _against_its_capitals(rest, [rest]):
+            return f"{head} {rest}"
+        if not self._cuttable(rest):
+            return m.group(0)
+        read = self._read_run(rest)
+        return m.group(0) if read is None else f"{head} {read}"
 
     def _known_word(self, word: str) -> bool:
         """An English word the training text uses, a whole word of the vocabulary of four

@@ -737,6 +737,16 @@ def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
         # A common word of three letters is a piece (rule 82), and a message written
         # without spaces is cut whole, up to 64 letters.
         ("gaypeople", "gay people"),
+        # Pieces each in one case (rule 83).
+        ("GunControlbullshit", "Gun Control bullshit"),
+        ("forthisSHITthenHANGYOURHEAD", "for this SHIT then HANG YOUR HEAD"),
+        ("animbecileTonyBlair", "an imbecile Tony Blair"),
+        # A contraction with the words glued after it (rule 83), either apostrophe.
+        ("you\u2019rejustanotherasshole", "you\u2019re just another asshole"),
+        ("Ain\u2019tmissingshit", "Ain\u2019t missing shit"),
+        ("I'mstoppingreplying", "I'm stopping replying"),
+        ("it'sfact, kid", "it's fact, kid"),
+        ("Awhore'sbookbeingpublished!", "A whore's book being published!"),
         ("Ihopeyoudieinafire", "I hope you die in a fire"),
         (
             "ihopeyougethitbyabusandthendieinafireyoustupidbitch",
@@ -764,7 +774,10 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
         "hate",  # too short to be two words the list allows
         "Stabby stabby",  # a word with an ending put on, its last letter doubled
         "dipshits",  # a cut "dips hits" would break a word of abuse apart
-        "iTtabloid",  # mixed case: "iT tabloid" would cut where no capital begins a word
+        "iTtabloid",  # mixed case: "iT tabloid" would cut a piece in no one case
+        "can't",  # a contraction alone
+        "it'sxqzv",  # letters no cut holds after one
+        "I'miPhone",  # one piece after it, in no one case
     ],
 )
 def test_what_the_cut_of_words_run_together_leaves_as_written(text: str) -> None:
@@ -800,9 +813,16 @@ def test_a_run_longer_than_any_known_word_is_no_typo_of_one() -> None:
     assert not worded._one_typo_from_a_word("x" * (longest + 1))
 
 
-def test_at_most_eight_runs_a_message_are_cut() -> None:
-    text = " ".join(["anidiot"] * 10)
-    assert worded(text) == " ".join(["an idiot"] * 8 + ["anidiot"] * 2)
+def test_a_message_has_a_budget_of_letters_for_its_runs() -> None:
+    # Each run is charged at least 32 of the 512 letters: 16 short runs (rule 83) ...
+    text = " ".join(["anidiot"] * 18)
+    assert worded(text) == " ".join(["an idiot"] * 16 + ["anidiot"] * 2)
+    # ... or eight of 64 letters, the ninth left as written.
+    run = "youareanidiot" * 4 + "andyouarebad"
+    pieces = cut_run(run)
+    assert len(run) == 64 and pieces is not None
+    read = " ".join(pieces)
+    assert worded(" ".join([run] * 9)) == " ".join([read] * 8 + [run])
 
 
 def test_a_run_one_typo_from_a_known_word_is_left_to_the_typo_reading() -> None:
@@ -813,11 +833,15 @@ def test_a_run_one_typo_from_a_known_word_is_left_to_the_typo_reading() -> None:
     assert not worded._one_typo_from_a_word("youareanidiot")
 
 
-def test_a_run_in_mixed_case_is_cut_only_at_its_capitals() -> None:
+def test_a_run_in_mixed_case_is_cut_only_into_pieces_in_one_case() -> None:
     assert _against_its_capitals("iTtabloid", ["iT", "tabloid"])
-    assert _against_its_capitals("anIdiotyou", ["an", "Idiot", "you"])
+    assert _against_its_capitals("tHisSit", ["tHis", "Sit"])
     assert not _against_its_capitals("HackTheU", ["Hack", "The", "U"])
     assert not _against_its_capitals("anIdiot", ["an", "Idiot"])
+    # A piece all small or all capitals may follow a capital (rule 83).
+    assert not _against_its_capitals("anIdiotyou", ["an", "Idiot", "you"])
+    assert not _against_its_capitals("GunControlbullshit", ["Gun", "Control", "bullshit"])
+    assert not _against_its_capitals("thisSHITthen", ["this", "SHIT", "then"])
     # One case throughout, or a capital first: the cut is B3s's.
     assert not _against_its_capitals("ihatewomen", ["i", "hate", "women"])
     assert not _against_its_capitals("IHATEWOMEN", ["I", "HATE", "WOMEN"])
