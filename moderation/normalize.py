@@ -728,8 +728,9 @@ _RUN_LOOK = re.compile(rf"[A-Za-z]{{{_RUN_MIN},}}")
 _NOT_PROSE = re.compile(r"[/@#:=&%_]|\w\.\w")
 # A contraction with words glued after it, standing alone ("you'rejustanidiot",
 # "Ain’tmissingshit"): the word and its ending, then three letters or more (rule 83).
+# A word of one letter is "I" ("I'mfine"; "O'malleys" is a name, rule 84).
 _GLUED_ENDING = re.compile(
-    r"(?<![^\s\"(\[\u2018\u201c])([A-Za-z]+['\u2019](?:s|t|m|d|re|ve|ll))([A-Za-z]{3,})"
+    r"(?<![^\s\"(\[\u2018\u201c])((?:[A-Za-z]{2,}|[Ii])['\u2019](?:s|t|m|d|re|ve|ll))([A-Za-z]{3,})"
     r"(?=$|[\s.,!?;:\"()\]\u201d])"
 )
 
@@ -741,6 +742,12 @@ _GLUED_ENDING = re.compile(
 _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
 _LONG_WORD = re.compile(
     rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_SHORT_TYPO},}}"
+    r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
+)
+# A run the cut reads may also start after a comma, a semicolon, a colon, "!" or "?"
+# ("watchyourback,Iknowwhereyoulive"; rule 84); the typo readings keep `_LONG_WORD`.
+_RUN_WORD = re.compile(
+    rf"(?<![^\s\"'\u2018\u201c(\[.,;:!?])[A-Za-z]{{{_SHORT_TYPO},}}"
     r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
 )
 # A typo with one capital inside a sentence is read when the training text uses the
@@ -1010,7 +1017,7 @@ class Normalizer:
             budget = _Budget(_RUN_LETTERS_PER_MESSAGE)
             if "'" in text or "\u2019" in text:
                 text = _GLUED_ENDING.sub(lambda m: self._cut_after_ending(m, budget), text)
-            text = _LONG_WORD.sub(lambda m: self._cut_run(m, budget), text)
+            text = _RUN_WORD.sub(lambda m: self._cut_run(m, budget), text)
         text = _SHORTHAND.sub(_read_shorthand, text)
         # Last, so that "k y s", "k.y.s", "kyyys" and a Cyrillic "кys" are written out too.
         low = text.lower()

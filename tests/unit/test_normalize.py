@@ -747,6 +747,10 @@ def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
         ("I'mstoppingreplying", "I'm stopping replying"),
         ("it'sfact, kid", "it's fact, kid"),
         ("Awhore'sbookbeingpublished!", "A whore's book being published!"),
+        # A run after a comma or other sentence punctuation (rule 84).
+        ("watchyourback,Iknowwhereyoulive", "watch your back,I know where you live"),
+        ("ok;youareanidiot", "ok;you are an idiot"),
+        ("what?youareanidiot!", "what?you are an idiot!"),
         ("Ihopeyoudieinafire", "I hope you die in a fire"),
         (
             "ihopeyougethitbyabusandthendieinafireyoustupidbitch",
@@ -778,6 +782,7 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
         "can't",  # a contraction alone
         "it'sxqzv",  # letters no cut holds after one
         "I'miPhone",  # one piece after it, in no one case
+        "O'malleys",  # a name: a contraction's word of one letter is "I" (rule 84)
     ],
 )
 def test_what_the_cut_of_words_run_together_leaves_as_written(text: str) -> None:
