@@ -740,15 +740,12 @@ _GLUED_ENDING = re.compile(
 # "whoer's"; rule 60), not a handle's or hashtag's name, not part of a word a symbol
 # cuts ("dau*hter", "bitc-", "douch'e").
 _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
-_LONG_WORD = re.compile(
-    rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_SHORT_TYPO},}}"
-    r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
-)
+_WORD_ENDS = r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
+_LONG_WORD = re.compile(rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS)
 # A run the cut reads may also start after a comma, a semicolon, a colon, "!" or "?"
 # ("watchyourback,Iknowwhereyoulive"; rule 84); the typo readings keep `_LONG_WORD`.
 _RUN_WORD = re.compile(
-    rf"(?<![^\s\"'\u2018\u201c(\[.,;:!?])[A-Za-z]{{{_SHORT_TYPO},}}"
-    r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
+    rf"(?<![^\s\"'\u2018\u201c(\[.,;:!?])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS
 )
 # A typo with one capital inside a sentence is read when the training text uses the
 # word this many times or more and the typo under three times ("Republiacns"; rule 60).
@@ -1120,9 +1117,9 @@ class Normalizer:
         return " ".join(pieces)
 
     def _cut_after_ending(self, m: re.Match[str], budget: _Budget) -> str:
-        """A contraction and the words glued after it, a space put between ("you're
-        justanidiot" read from "you'rejustanidiot"), the glued letters cut as a run where
-        they are more than one word (rule 83)."""
+        """A contraction and the words glued after it with a space put between, the glued
+        letters cut as a run where they are more than one word: "I'mfine" is read "I'm
+        fine", "you'rejustanidiot" "you're just an idiot" (rule 83)."""
         head, rest = m.group(1), m.group(2)
         if not budget.take(_run_cost(rest)):
             return m.group(0)
