@@ -726,12 +726,18 @@ def cut_run(run: str) -> list[str] | None:
 # an address, a handle or a hashtag, which no cut touches (rule 76).
 _RUN_LOOK = re.compile(rf"[A-Za-z]{{{_RUN_MIN},}}")
 _NOT_PROSE = re.compile(r"[/@#:=&%_]|\w\.\w")
+# What may follow a word: the end of the text, a space or sentence punctuation; and the
+# endings of a contraction after its apostrophe ("you're", "Ain’t").
+_AFTER_WORD = r"$|[\s.,!?;:\"()\]\u201d]"
+_CONTRACTION_ENDINGS = r"(?:s|ll|re|ve|d|t|m)"
 # A contraction with words glued after it, standing alone ("you'rejustanidiot",
 # "Ain’tmissingshit"): the word and its ending, then three letters or more (rule 83).
 # A word of one letter is "I" ("I'mfine"; "O'malleys" is a name, rule 84).
 _GLUED_ENDING = re.compile(
-    r"(?<![^\s\"(\[\u2018\u201c])((?:[A-Za-z]{2,}|[Ii])['\u2019](?:s|t|m|d|re|ve|ll))([A-Za-z]{3,})"
-    r"(?=$|[\s.,!?;:\"()\]\u201d])"
+    r"(?<![^\s\"(\[\u2018\u201c])((?:[A-Za-z]{2,}|[Ii])['\u2019]"
+    + _CONTRACTION_ENDINGS
+    + r")([A-Za-z]{3,})"
+    + f"(?={_AFTER_WORD})"
 )
 
 
@@ -740,7 +746,7 @@ _GLUED_ENDING = re.compile(
 # "whoer's"; rule 60), not a handle's or hashtag's name, not part of a word a symbol
 # cuts ("dau*hter", "bitc-", "douch'e").
 _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
-_WORD_ENDS = r"(?=$|[\s.,!?;:\"()\]\u201d]|['\u2019](?:s|ll|re|ve|d|t|m)?(?![^\W_]))"
+_WORD_ENDS = rf"(?={_AFTER_WORD}|['\u2019]{_CONTRACTION_ENDINGS}?(?![^\W_]))"
 _LONG_WORD = re.compile(rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS)
 # A run the cut reads may also start after a comma, a semicolon, a colon, "!" or "?"
 # ("watchyourback,Iknowwhereyoulive"; rule 84); the typo readings keep `_LONG_WORD`.
