@@ -731,10 +731,11 @@ _NOT_PROSE = re.compile(r"[/@#:=&%_]|\w\.\w")
 _AFTER_WORD = r"$|[\s.,!?;:\"()\]\u201d]"
 _CONTRACTION_ENDINGS = r"(?:s|ll|re|ve|d|t|m)"
 # A contraction with words glued after it, standing alone ("you'rejustanidiot",
-# "Ain’tmissingshit"): the word and its ending, then three letters or more (rule 83).
+# "Ain’tmissingshit"): the word and its ending, then three letters or more (rule 83),
+# after a full stop or a dash too ("safety...it'sabouthating", "-She’sjust"; rule 85).
 # A word of one letter is "I" ("I'mfine"; "O'malleys" is a name, rule 84).
 _GLUED_ENDING = re.compile(
-    r"(?<![^\s\"(\[\u2018\u201c])((?:[A-Za-z]{2,}|[Ii])['\u2019]"
+    r"(?<![^\s\"(\[\u2018\u201c.\-])((?:[A-Za-z]{2,}|[Ii])['\u2019]"
     + _CONTRACTION_ENDINGS
     + r")([A-Za-z]{3,})"
     + f"(?={_AFTER_WORD})"
@@ -749,9 +750,10 @@ _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
 _WORD_ENDS = rf"(?={_AFTER_WORD}|['\u2019]{_CONTRACTION_ENDINGS}?(?![^\W_]))"
 _LONG_WORD = re.compile(rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS)
 # A run the cut reads may also start after a comma, a semicolon, a colon, "!" or "?"
-# ("watchyourback,Iknowwhereyoulive"; rule 84); the typo readings keep `_LONG_WORD`.
+# ("watchyourback,Iknowwhereyoulive"; rule 84), or a dash ("Brat-andgoesberserkwhen";
+# rule 85); the typo readings keep `_LONG_WORD`.
 _RUN_WORD = re.compile(
-    rf"(?<![^\s\"'\u2018\u201c(\[.,;:!?])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS
+    rf"(?<![^\s\"'\u2018\u201c(\[.,;:!?\-])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS
 )
 # A typo with one capital inside a sentence is read when the training text uses the
 # word this many times or more and the typo under three times ("Republiacns"; rule 60).

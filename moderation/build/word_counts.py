@@ -7,9 +7,11 @@ need the counts this module writes into ``moderation/words/counts.txt.gz``: ever
 of four ascii letters or more, lowercased, that is an English word (rule 58's list), a
 whole word of a shipped model's vocabulary or a word of the typo reading's list of
 abuse, with how many times the training splits use it; and every other word the
-training splits use at least ``OTHER_FLOOR`` times, a spelling people write as it is
-("dont", "probs", "maga") that the reading must leave as written. A rarer word of the
-texts (a name, a handle, a slip) is not written.
+training splits use at least ``OTHER_FLOOR`` times outside a hashtag or a handle, a
+spelling people write as it is ("dont", "probs", "maga") that the reading must leave as
+written. A rarer word of the texts (a name, a handle, a slip) is not written, nor one
+that only hashtags write ("#GunControl"): in prose, "guncontrol" is words run together
+(docs/model.md, rule 85).
 
     python -m moderation.build.word_counts ../shared/data    (scripts/word-counts.sh)
 
@@ -32,8 +34,10 @@ from moderation.build import datasets
 COUNTS_FILE = Path(__file__).resolve().parents[1] / "words" / "counts.txt.gz"
 _MODELS = Path(__file__).resolve().parents[2] / "models"
 _WORD = re.compile(r"[A-Za-z]{4,}")
+# A word as prose writes it: not a hashtag's or a handle's body (rule 85).
+_PROSE_WORD = re.compile(r"(?<![#@\w])[A-Za-z]{4,}")
 # A word that is no English word, no word of a vocabulary and no word of abuse is written
-# when the training splits use it at least this many times.
+# when the training splits use it at least this many times in prose.
 OTHER_FLOOR = 3
 
 
@@ -54,11 +58,14 @@ def training_texts(data_dir: Path) -> list[str]:
 
 def count_words(texts: Iterable[str], known: frozenset[str]) -> Counter[str]:
     """How many times ``texts`` use each word (a run of four letters or more, lowercased):
-    a word of ``known`` at any count, any other only at ``OTHER_FLOOR`` or more."""
+    a word of ``known`` at any count, any other only when ``OTHER_FLOOR`` or more of its
+    uses are prose's, not a hashtag's or a handle's body (rule 85)."""
     counts: Counter[str] = Counter()
+    prose: Counter[str] = Counter()
     for text in texts:
         counts.update(map(str.lower, _WORD.findall(text)))
-    return Counter({w: n for w, n in counts.items() if w in known or n >= OTHER_FLOOR})
+        prose.update(map(str.lower, _PROSE_WORD.findall(text)))
+    return Counter({w: n for w, n in counts.items() if w in known or prose[w] >= OTHER_FLOOR})
 
 
 def shipped_vocabularies(models: Path = _MODELS) -> frozenset[str]:

@@ -751,6 +751,12 @@ def test_each_typo_read_is_one_swap_or_one_left_out_of_its_word() -> None:
         ("watchyourback,Iknowwhereyoulive", "watch your back,I know where you live"),
         ("ok;youareanidiot", "ok;you are an idiot"),
         ("what?youareanidiot!", "what?you are an idiot!"),
+        # A contraction glued after "..." or a dash, and a run after a dash (rule 85).
+        ("safety...it'sabouthating", "safety...it's about hating"),
+        ("sure-She\u2019sjust a brat", "sure-She\u2019s just a brat"),
+        ("Brat-andyouareanidiot", "Brat-and you are an idiot"),
+        # A word only hashtags write is cut in prose (the counts file keeps it out).
+        ("the history of guncontrol.", "the history of gun control."),
         ("Ihopeyoudieinafire", "I hope you die in a fire"),
         (
             "ihopeyougethitbyabusandthendieinafireyoustupidbitch",
@@ -768,6 +774,7 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
         "Kanye is great",  # no cut holds every letter
         "hahahaha",
         "#ihatemondays",  # a hashtag's name
+        "#GunControl now",  # a hashtag's name the counts file no longer holds (rule 85)
         "@ihatewomen hi",  # a handle's
         "see somesitename.com/ihatewomen",  # part of an address
         "go to ihatewomen.example.org",

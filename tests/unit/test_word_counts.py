@@ -20,3 +20,13 @@ def test_the_file_is_sorted_and_the_same_counts_give_the_same_bytes(tmp_path: Pa
     assert (tmp_path / "a.gz").read_bytes() == (tmp_path / "b.gz").read_bytes()
     lines = gzip.decompress((tmp_path / "a.gz").read_bytes()).decode("ascii")
     assert lines == "alpha 2\nbeta 1\nzeta 1\n"
+
+
+def test_a_word_no_list_knows_counts_only_where_prose_writes_it() -> None:
+    # "guncontrol" three times as a hashtag's or handle's body and twice in prose: not
+    # written (rule 85); "maga" three times in prose is, its hashtag uses counted too. A
+    # known word counts everywhere, as before.
+    texts = ["#GunControl now", "#guncontrol", "@guncontrol hi", "guncontrol laws"]
+    texts += ["no guncontrol", "maga hats", "MAGA!", "#MAGA maga", "#Hate"]
+    counts = count_words(texts, frozenset({"hate"}))
+    assert counts == {"maga": 4, "hate": 1}
