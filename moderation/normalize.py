@@ -62,7 +62,8 @@ characters and lower-cases. What it cannot see through, and this does:
   the most used among as many; never a run one typo from a known word (``hering``), never
   a cut through a word of abuse (``dipshits``), never a word with an ending put on
   (``Stabby``), never inside a handle, hashtag or address, and a run in mixed case only
-  at its capitals (``HackTheU``, not ``iTtabloid``; docs/model.md, rules 76-81);
+  at its capitals (``HackTheU``, not ``iTtabloid``; docs/model.md, rules 76-81); a word
+  only hashtags write is no list's, so ``guncontrol`` in prose is cut (rule 85);
 - for a model trained so (its manifest says ``"normalizer": {"leading_mentions":
   "drop"}``), the mentions a message opens with (``@sam I will find you``): dropped
   when words follow. Tweets open with one nine times in ten whatever their label, and
