@@ -54,7 +54,10 @@ characters and lower-cases. What it cannot see through, and this does:
   only as a four-letter word of abuse with one left out (``fuc``, ``shi``), when it is
   no English word of three ("sit"), no such word with two letters swapped ("hte" is
   "the") and no chat word ("ba dum tss"), and in capitals only when the whole message
-  shouts ("HRT" stays; rules 61, 62);
+  shouts ("HRT" stays; rules 61, 62); three letters left of a word of abuse and of other
+  words too (``sht``: shit, shot, shut) read as the word of abuse only when the words
+  beside it say so: the one the training text writes most after the word before and
+  before the word after (``talks sht on``; ``sht up`` stays; rule 86);
 - words run together (``Ihatewomen``, ``you aresuch anidiot``, a message written
   without spaces): a run of five to 64 letters standing alone that no list knows is cut
   into the fewest words that hold every letter (English words the training text uses,
@@ -507,7 +510,7 @@ def _common_source(words: set[str], counts: Mapping[str, int]) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=8)
 def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]:
     """Every typo read with ``vocab`` -> its word, and those of words of abuse among them.
 
@@ -572,6 +575,72 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
 def typos_for_vocab(vocab: frozenset[str]) -> dict[str, str]:
     """Every typo read with ``vocab`` (rules 57 to 62) -> the word it is read as."""
     return _typo_tables(vocab)[0]
+
+
+# How often the training text writes each word a shared typo of three letters is of right
+# before it and right after it (moderation/build/neighbours.py, written by
+# scripts/neighbours.sh; rule 86).
+_NEIGHBOURS = "words/neighbours.txt.gz"
+# A word as the neighbour table counts it: a run of letters and apostrophes, lowercased.
+_NEIGHBOUR_WORD = re.compile(r"[a-z']+")
+# How far before and after a typo its neighbours are looked for (no word is longer).
+_NEIGHBOUR_REACH = 64
+
+
+@functools.lru_cache(maxsize=8)
+def shared_short_typos(vocab: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Three letters left of more than one four-letter word the typo reading knows (the
+    vocabulary's whole words, the list of abuse, the English words the training text uses
+    that the vocabulary splits), a word of abuse among them, that rule 62 does not read
+    and that is no English word, no chat word and no whole word of the vocabulary ("sht":
+    shit, shot, shut; "suc": such, suck) -> those words, sorted (rule 86)."""
+    english = english_words()
+    counts = word_counts()
+    read = _typo_tables(vocab)[0]
+    four = (w for w in vocab if len(w) == _TYPO_MIN and w.isascii() and w.isalpha())
+    split = (w for w in counts if len(w) == _TYPO_MIN and w in english and w not in vocab)
+    abuse = (w for w in _TYPO_WORDS if len(w) == _TYPO_MIN)
+    words: dict[str, set[str]] = {}
+    for word in itertools.chain(four, abuse, split):
+        for i in range(1, len(word)):
+            words.setdefault(word[:i] + word[i + 1 :], set()).add(word)
+    return {
+        typo: tuple(sorted(of))
+        for typo, of in sorted(words.items())
+        if len(of) > 1
+        and not of.isdisjoint(_TYPO_WORDS)
+        and typo not in read
+        and typo not in english
+        and typo not in _CHAT_WORDS
+        and typo not in vocab
+    }
+
+
+@functools.cache
+def neighbour_counts() -> dict[tuple[str, str, str], int]:
+    """(word, "L" or "R", the word before or after it) -> how many times the training text
+    writes them so (rule 86)."""
+    data = resources.files("moderation").joinpath(_NEIGHBOURS).read_bytes()
+    out: dict[tuple[str, str, str], int] = {}
+    for line in gzip.decompress(data).decode("ascii").splitlines():
+        word, side, other, n = line.split(" ")
+        out[(word, side, other)] = int(n)
+    return out
+
+
+def read_by_neighbours(words: tuple[str, ...], before: str | None, after: str | None) -> str | None:
+    """Of ``words`` (a shared typo's), the one the training text writes most often after
+    ``before`` plus before ``after``, when it is a word of abuse, the count is above zero
+    and no other ties it; else None (rule 86)."""
+    table = neighbour_counts()
+    score = {
+        w: table.get((w, "L", before or ""), 0) + table.get((w, "R", after or ""), 0) for w in words
+    }
+    best = max(score.values())
+    top = [w for w, n in score.items() if n == best]
+    if best > 0 and len(top) == 1 and top[0] in _TYPO_WORDS:
+        return top[0]
+    return None
 
 
 # Words run together ("ihatewomen", "youareanidiot"; docs/model.md, rule 76): a run of
@@ -759,6 +828,17 @@ _RUN_WORD = re.compile(
 # A typo with one capital inside a sentence is read when the training text uses the
 # word this many times or more and the typo under three times ("Republiacns"; rule 60).
 _CAPITALISED_WORD_MIN = 100
+
+
+def _by_neighbours(m: re.Match[str], words: tuple[str, ...]) -> str | None:
+    """The word of abuse a shared typo ``m`` stands for, by the words beside it (rule 86)."""
+    text = m.string
+    before = _NEIGHBOUR_WORD.findall(text[max(0, m.start() - _NEIGHBOUR_REACH) : m.start()].lower())
+    after = _NEIGHBOUR_WORD.search(text[m.end() : m.end() + _NEIGHBOUR_REACH].lower())
+    return read_by_neighbours(
+        words, before[-1] if before else None, after.group(0) if after else None
+    )
+
 
 _BEFORE_SENTENCE = re.compile(r"(?:^|[.!?\n]|(?:^|\s)@\w+)[\s\"'\u2018\u201c(\[]*$")
 
@@ -969,6 +1049,10 @@ class Normalizer:
         self.leading_mentions = leading_mentions
         self.glued_symbols = glued_symbols
         self._typos, self._abuse_typos = _typo_tables(vocab)
+        # Typos of three letters a word of abuse shares, read by their neighbours (rule 86).
+        self._shared_short = shared_short_typos(vocab)
+        neighbour_counts()  # read at load, not at a message's first such typo
+        self._readable = frozenset(self._typos) | frozenset(self._shared_short)
         self._counts = word_counts()
         self._english = english_words()
         _run_pieces()  # built at load, not at a message's first cut (rule 78)
@@ -1014,7 +1098,7 @@ class Normalizer:
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
         # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
-        if not self._typos.keys().isdisjoint(map(str.lower, _LETTER_RUN.findall(text))):
+        if not self._readable.isdisjoint(map(str.lower, _LETTER_RUN.findall(text))):
             # Whether the message shouts is asked once, not once a word: a message of
             # many capitalised typos would cost its length times their number.
             read = functools.partial(self._typo_read, shouts=_shouts(text))
@@ -1058,7 +1142,12 @@ class Normalizer:
         low = word.lower()
         read = self._typos.get(low)
         if read is None:
-            return word
+            shared = self._shared_short.get(low)
+            if shared is None:
+                return word
+            read = _by_neighbours(m, shared)
+            if read is None:
+                return word
         if len(word) == _SHORT_TYPO:
             # Three letters: in capitals, an acronym ("HRT") unless the whole message
             # shouts ("WHAT THE FUC"; rule 61), its handles aside ("@user FUC"; rule 66).
