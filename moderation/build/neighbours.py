@@ -15,8 +15,6 @@ The same data files give the same bytes (sorted, gzip without a timestamp).
 
 from __future__ import annotations
 
-import argparse
-import gzip
 import itertools
 import json
 from collections import Counter
@@ -24,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from moderation import normalize
-from moderation.build.word_counts import training_texts
+from moderation.build.word_counts import data_arguments, training_texts, write_lines
 
 NEIGHBOURS_FILE = Path(__file__).resolve().parents[1] / "words" / "neighbours.txt.gz"
 _VOCAB = (
@@ -47,16 +45,12 @@ def count_neighbours(texts: Iterable[str], words: frozenset[str]) -> Counter[tup
 
 
 def write_neighbours(counts: Counter[tuple[str, str, str]], path: Path) -> None:
-    """``word side neighbour count`` lines, sorted, gzip without a timestamp or a name."""
-    lines = "".join(f"{w} {side} {other} {n}\n" for (w, side, other), n in sorted(counts.items()))
-    path.write_bytes(gzip.compress(lines.encode("ascii"), mtime=0))
+    """``word side neighbour count`` lines, sorted."""
+    write_lines((f"{w} {side} {other} {n}" for (w, side, other), n in sorted(counts.items())), path)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data_dir", type=Path, help="the shared data folder")
-    parser.add_argument("--out", type=Path, default=NEIGHBOURS_FILE)
-    args = parser.parse_args(argv)
+    args = data_arguments(__doc__, NEIGHBOURS_FILE, argv)
     vocab = frozenset(json.loads(_VOCAB.read_text(encoding="utf-8"))["model"]["vocab"])
     shared = normalize.shared_short_typos(vocab)
     words = frozenset(w for of in shared.values() for w in of)

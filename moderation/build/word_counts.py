@@ -77,17 +77,29 @@ def shipped_vocabularies(models: Path = _MODELS) -> frozenset[str]:
     return frozenset(words)
 
 
+def write_lines(lines: Iterable[str], path: Path) -> None:
+    """ASCII lines, gzip without a timestamp or a file name: the same lines, the same
+    bytes (the counts file here, the neighbours table of build/neighbours.py)."""
+    text = "".join(f"{line}\n" for line in lines)
+    path.write_bytes(gzip.compress(text.encode("ascii"), mtime=0))
+
+
 def write_counts(counts: Counter[str], path: Path) -> None:
-    """``word count`` lines, sorted by word, gzip without a timestamp or a file name."""
-    lines = "".join(f"{word} {n}\n" for word, n in sorted(counts.items()))
-    path.write_bytes(gzip.compress(lines.encode("ascii"), mtime=0))
+    """``word count`` lines, sorted by word."""
+    write_lines((f"{word} {n}" for word, n in sorted(counts.items())), path)
+
+
+def data_arguments(doc: str | None, out: Path, argv: list[str] | None) -> argparse.Namespace:
+    """A word table's command line: the shared data folder, and ``--out`` (default
+    ``out``)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument("data_dir", type=Path, help="the shared data folder")
+    parser.add_argument("--out", type=Path, default=out)
+    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data_dir", type=Path, help="the shared data folder")
-    parser.add_argument("--out", type=Path, default=COUNTS_FILE)
-    args = parser.parse_args(argv)
+    args = data_arguments(__doc__, COUNTS_FILE, argv)
     known = normalize.english_words() | shipped_vocabularies() | normalize.abuse_words()
     counts = count_words(training_texts(args.data_dir), known)
     write_counts(counts, args.out)
