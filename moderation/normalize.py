@@ -1052,7 +1052,6 @@ class Normalizer:
         # Typos of three letters a word of abuse shares, read by their neighbours (rule 86).
         self._shared_short = shared_short_typos(vocab)
         neighbour_counts()  # read at load, not at a message's first such typo
-        self._readable = frozenset(self._typos) | frozenset(self._shared_short)
         self._counts = word_counts()
         self._english = english_words()
         _run_pieces()  # built at load, not at a message's first cut (rule 78)
@@ -1098,7 +1097,8 @@ class Normalizer:
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
         # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
-        if not self._readable.isdisjoint(map(str.lower, _LETTER_RUN.findall(text))):
+        runs = set(map(str.lower, _LETTER_RUN.findall(text)))
+        if not (self._typos.keys().isdisjoint(runs) and self._shared_short.keys().isdisjoint(runs)):
             # Whether the message shouts is asked once, not once a word: a message of
             # many capitalised typos would cost its length times their number.
             read = functools.partial(self._typo_read, shouts=_shouts(text))
