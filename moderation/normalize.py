@@ -510,6 +510,16 @@ def _common_source(words: set[str], counts: Mapping[str, int]) -> str | None:
     return None
 
 
+def _typo_sources(vocab: frozenset[str]) -> Iterator[str]:
+    """The words a typo may be read as, in the order the tables take them: the
+    vocabulary's whole words of four letters or more, the list of abuse, and the English
+    words the training text uses that the vocabulary splits (rules 57-59)."""
+    english = english_words()
+    words = (w for w in vocab if len(w) >= _TYPO_MIN and w.isascii() and w.isalpha())
+    split = (w for w in word_counts() if w in english and w not in vocab)
+    return itertools.chain(words, _TYPO_WORDS, split)
+
+
 @functools.lru_cache(maxsize=8)
 def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]:
     """Every typo read with ``vocab`` -> its word, and those of words of abuse among them.
@@ -529,13 +539,11 @@ def _typo_tables(vocab: frozenset[str]) -> tuple[dict[str, str], frozenset[str]]
     it."""
     english = english_words()
     counts = word_counts()
-    words = [w for w in vocab if len(w) >= _TYPO_MIN and w.isascii() and w.isalpha()]
-    split = [w for w in counts if w in english and w not in vocab]
     # The first word each typo is of, and every word of those that are typos of more
     # than one (some 11,000: a set for each of the 374,000 typos cost 140 MB at load).
     first: dict[str, str] = {}
     shared: dict[str, set[str]] = {}
-    for word in itertools.chain(words, _TYPO_WORDS, split):
+    for word in _typo_sources(vocab):
         for typo in _typos(word):
             if len(typo) >= _SHORT_TYPO and first.setdefault(typo, word) != word:
                 shared.setdefault(typo, {first[typo]}).add(word)
@@ -595,13 +603,11 @@ def shared_short_typos(vocab: frozenset[str]) -> dict[str, tuple[str, ...]]:
     and that is no English word, no chat word and no whole word of the vocabulary ("sht":
     shit, shot, shut; "suc": such, suck) -> those words, sorted (rule 86)."""
     english = english_words()
-    counts = word_counts()
     read = _typo_tables(vocab)[0]
-    four = (w for w in vocab if len(w) == _TYPO_MIN and w.isascii() and w.isalpha())
-    split = (w for w in counts if len(w) == _TYPO_MIN and w in english and w not in vocab)
-    abuse = (w for w in _TYPO_WORDS if len(w) == _TYPO_MIN)
     words: dict[str, set[str]] = {}
-    for word in itertools.chain(four, abuse, split):
+    for word in _typo_sources(vocab):
+        if len(word) != _TYPO_MIN:
+            continue
         for i in range(1, len(word)):
             words.setdefault(word[:i] + word[i + 1 :], set()).add(word)
     return {
