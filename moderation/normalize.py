@@ -802,16 +802,22 @@ def cut_run(run: str) -> list[str] | None:
 # an address, a handle or a hashtag, which no cut touches (rule 76).
 _RUN_LOOK = re.compile(rf"[A-Za-z]{{{_RUN_MIN},}}")
 _NOT_PROSE = re.compile(r"[/@#:=&%_]|\w\.\w")
-# What may follow a word: the end of the text, a space or sentence punctuation; and the
-# endings of a contraction after its apostrophe ("you're", "Ain’t").
-_AFTER_WORD = r"$|[\s.,!?;:\"()\]\u201d]"
+# Quotation marks a word may stand inside, as languages and keyboards write them (rule 87):
+# „…“ and ‚…‘ (German, Polish, Czech), “…” and ‘…’, ”…” (Swedish), guillemets «…» and ‹…›
+# either way round, corner brackets 「…」 and 『…』. ’ opens none: there it is an apostrophe
+# ("o’clock"), and it closes a word as one ("btich’s", ‘btich’).
+_OPENING_QUOTES = "\u201e\u201a\u201c\u2018\u201d\u00ab\u00bb\u2039\u203a\u300c\u300e"
+_CLOSING_QUOTES = "\u201d\u201c\u2018\u00ab\u00bb\u2039\u203a\u300d\u300f"
+# What may follow a word: the end of the text, a space, sentence punctuation or a closing
+# quotation mark; and the endings of a contraction after its apostrophe ("you're", "Ain’t").
+_AFTER_WORD = rf"$|[\s.,!?;:\"()\]{_CLOSING_QUOTES}]"
 _CONTRACTION_ENDINGS = r"(?:s|ll|re|ve|d|t|m)"
 # A contraction with words glued after it, standing alone ("you'rejustanidiot",
 # "Ain’tmissingshit"): the word and its ending, then three letters or more (rule 83),
 # after a full stop or a dash too ("safety...it'sabouthating", "-She’sjust"; rule 85).
 # A word of one letter is "I" ("I'mfine"; "O'malleys" is a name, rule 84).
 _GLUED_ENDING = re.compile(
-    r"(?<![^\s\"(\[\u2018\u201c.\-])((?:[A-Za-z]{2,}|[Ii])['\u2019]"
+    rf"(?<![^\s\"(\[{_OPENING_QUOTES}.\-])((?:[A-Za-z]{{2,}}|[Ii])['\u2019]"
     + _CONTRACTION_ENDINGS
     + r")([A-Za-z]{3,})"
     + f"(?={_AFTER_WORD})"
@@ -824,12 +830,14 @@ _GLUED_ENDING = re.compile(
 # cuts ("dau*hter", "bitc-", "douch'e").
 _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
 _WORD_ENDS = rf"(?={_AFTER_WORD}|['\u2019]{_CONTRACTION_ENDINGS}?(?![^\W_]))"
-_LONG_WORD = re.compile(rf"(?<![^\s\"'\u2018\u201c(\[.])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS)
+_LONG_WORD = re.compile(
+    rf"(?<![^\s\"'{_OPENING_QUOTES}(\[.])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS
+)
 # A run the cut reads may also start after a comma, a semicolon, a colon, "!" or "?"
 # ("watchyourback,Iknowwhereyoulive"; rule 84), or a dash ("Brat-andgoesberserkwhen";
 # rule 85); the typo readings keep `_LONG_WORD`.
 _RUN_WORD = re.compile(
-    rf"(?<![^\s\"'\u2018\u201c(\[.,;:!?\-])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS
+    rf"(?<![^\s\"'{_OPENING_QUOTES}(\[.,;:!?\-])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS
 )
 # A typo with one capital inside a sentence is read when the training text uses the
 # word this many times or more and the typo under three times ("Republiacns"; rule 60).
@@ -846,7 +854,7 @@ def _by_neighbours(m: re.Match[str], words: tuple[str, ...]) -> str | None:
     )
 
 
-_BEFORE_SENTENCE = re.compile(r"(?:^|[.!?\n]|(?:^|\s)@\w+)[\s\"'\u2018\u201c(\[]*$")
+_BEFORE_SENTENCE = re.compile(rf"(?:^|[.!?\n]|(?:^|\s)@\w+)[\s\"'{_OPENING_QUOTES}(\[]*$")
 
 
 # A handle: "@sam", "@jess_92", "@john.doe".

@@ -769,6 +769,43 @@ def test_words_run_together_are_cut_into_the_fewest_words(text: str, read: str) 
 
 
 @pytest.mark.parametrize(
+    ("opening", "closing"),
+    [
+        ('"', '"'),
+        ("\u201c", "\u201d"),  # “…”
+        ("\u201e", "\u201c"),  # „…“: German, Polish, Czech
+        ("\u201a", "\u2018"),  # ‚…‘
+        ("\u201d", "\u201d"),  # ”…”: Swedish
+        ("\u00ab", "\u00bb"),  # «…»
+        ("\u00bb", "\u00ab"),  # »…«: German guillemets
+        ("\u2039", "\u203a"),  # ‹…›
+        ("\u300c", "\u300d"),  # 「…」
+        ("\u300e", "\u300f"),  # 『…』
+    ],
+)
+def test_a_word_in_any_quotation_marks_is_read_as_between_ascii_quotes(
+    opening: str, closing: str
+) -> None:
+    """Rule 87: the typo readings, the cut, a contraction's glued words and what opens a
+    sentence see a word inside every language's quotation marks."""
+
+    def quoted(text: str) -> str:
+        return f"{opening}{text}{closing}"
+
+    assert worded(f"called a {quoted('btich')} by") == f"called a {quoted('bitch')} by"
+    assert worded(f"so {quoted('Fcuk you')}") == f"so {quoted('fuck you')}"
+    assert worded(quoted("youareanidiot")) == quoted("you are an idiot")
+    assert worded(f"he said {quoted('you’rejustanidiot')}") == (
+        f"he said {quoted('you’re just an idiot')}"
+    )
+
+
+def test_an_apostrophe_opens_no_word() -> None:
+    """’ is no opening mark (rule 87): what follows it inside a word is no word alone."""
+    assert worded("at five o\u2019clok") == "at five o\u2019clok"
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Kanye is great",  # no cut holds every letter
