@@ -58,6 +58,11 @@ characters and lower-cases. What it cannot see through, and this does:
   words too (``sht``: shit, shot, shut) read as the word of abuse only when the words
   beside it say so: the one the training text writes most after the word before and
   before the word after (``talks sht on``; ``sht up`` stays; rule 86);
+- a word of abuse with letters masked (``b*tch``, ``c**t``, an emoji for a letter once
+  it is the mask): read as the word of abuse of its length whose letters it
+  shows where it shows them, the only one or the one the training text uses ten times as
+  often as any other (``sh*t``), else left; at least two letters shown and a mask before
+  the last character (``shit*`` is a footnote's star; rule 88);
 - words run together (``Ihatewomen``, ``you aresuch anidiot``, a message written
   without spaces): a run of five to 64 letters standing alone that no list knows is cut
   into the fewest words that hold every letter (English words the training text uses,
@@ -842,6 +847,38 @@ _RUN_WORD = re.compile(
 # A typo with one capital inside a sentence is read when the training text uses the
 # word this many times or more and the typo under three times ("Republiacns"; rule 60).
 _CAPITALISED_WORD_MIN = 100
+# A word with letters masked by "*", standing alone as a typo does: a letter first, a mask
+# before the last character ("b*tch", "c**t"; rule 88).
+_MASKED_WORD = re.compile(
+    rf"(?<![^\s\"'{_OPENING_QUOTES}(\[.])[A-Za-z][A-Za-z*]*\*[A-Za-z*]*[A-Za-z*]" + _WORD_ENDS
+)
+_MASK_MIN_LETTERS = 2
+
+
+@functools.cache
+def _abuse_by_length() -> dict[int, tuple[str, ...]]:
+    """The words of abuse the typo readings know, by length (rule 88's masks)."""
+    out: dict[int, list[str]] = {}
+    for word in sorted(_TYPO_WORDS):
+        out.setdefault(len(word), []).append(word)
+    return {n: tuple(words) for n, words in out.items()}
+
+
+def unmask(word: str, counts: Mapping[str, int]) -> str | None:
+    """The word of abuse ``word`` (letters and "*" masks) shows: the only one of its length
+    with its letters where it shows them, or the one of those the training text uses ten
+    times as often as any other; None when none or no such one (rule 88)."""
+    low = word.lower()
+    if len(low) < _TYPO_MIN or sum(c != "*" for c in low) < _MASK_MIN_LETTERS:
+        return None
+    fits = {
+        w
+        for w in _abuse_by_length().get(len(low), ())
+        if all(c in ("*", x) for c, x in zip(low, w, strict=True))
+    }
+    if len(fits) > 1:
+        return _common_source(fits, counts)
+    return next(iter(fits), None)
 
 
 def _by_neighbours(m: re.Match[str], words: tuple[str, ...]) -> str | None:
@@ -1110,6 +1147,8 @@ class Normalizer:
             text = _ENDING_ONES.sub(self._ending_ones, text)
         if _TRIPLE.search(text):
             text = _STRETCHED.sub(self._squeeze_word, text)
+        if "*" in text:
+            text = _MASKED_WORD.sub(self._unmask, text)
         # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
         runs = set(map(str.lower, _LETTER_RUN.findall(text)))
         if not (self._typos.keys().isdisjoint(runs) and self._shared_short.keys().isdisjoint(runs)):
@@ -1150,6 +1189,9 @@ class Normalizer:
             if word in self._words:
                 return word
         return m.group(0)
+
+    def _unmask(self, m: re.Match[str]) -> str:
+        return unmask(m.group(0), self._counts) or m.group(0)
 
     def _typo_read(self, m: re.Match[str], shouts: bool) -> str:
         word = m.group(0)

@@ -131,7 +131,9 @@ def test_the_middle_finger_is_read_as_its_word(text: str, read: str) -> None:
 
 
 def test_an_emoji_for_a_letter_is_read_as_a_mask_not_as_the_letter() -> None:
-    assert norm("go f\U0001f986ck yourself") == "go f*ck yourself"
+    assert norm("my dau\U0001f986hter") == "my dau*hter"
+    # The mask of a word of abuse is then read as the word it shows (rule 88).
+    assert norm("go f\U0001f986ck yourself") == "go fuck yourself"
 
 
 TWO_WAY_VOCAB = VOCAB | {"hell", "loser", "all", "skull"}
@@ -901,3 +903,49 @@ def test_no_cut_breaks_a_word_of_abuse_apart() -> None:
     assert _cuts_through_abuse("dipshits", ["dips", "hits"])
     assert not _cuts_through_abuse("anidiot", ["an", "idiot"])
     assert not _cuts_through_abuse("dumbassloser", ["dumbass", "loser"])
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("b*tch", "bitch"),
+        ("you b*tch!", "you bitch!"),
+        ("c**t", "cunt"),
+        ("a**hole", "asshole"),
+        ("B*TCH", "bitch"),  # read in small letters, as a typo of a word of abuse is
+        ("„b*tch“", "„bitch“"),  # inside quotation marks (rule 87)
+        ("b*tch's", "bitch's"),  # an apostrophe's ending kept
+        ("bi\U0001f480ch", "bitch"),  # an emoji for a letter is the mask first (rule 39)
+        ("sh*t happens", "shit happens"),  # shit, shot, shut: the list holds only shit
+    ],
+)
+def test_a_masked_word_of_abuse_is_read_as_the_word_it_shows(text: str, read: str) -> None:
+    """Rule 88."""
+    assert worded(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "f***",  # one letter shown: too little to say which word
+        "shit*",  # a star after the last letter is a footnote's, not a mask
+        "*sigh*",  # emphasis: no letter first
+        "a*b",  # too short
+        "dau*hter",  # no word of abuse fits
+        "#b*tch",  # a hashtag's name
+        "@b*tch hi",  # a handle's
+        "2*3",
+    ],
+)
+def test_what_is_no_masked_word_of_abuse_stays(text: str) -> None:
+    assert worded(text) == text
+
+
+def test_a_mask_two_words_of_abuse_fit_is_read_only_as_the_far_more_common() -> None:
+    """Rule 59's choice: the one the training text uses ten times as often, else none."""
+    from moderation.normalize import unmask
+
+    # "s**t" shows shit and slut, both words of abuse ("shut" and "smut" are none).
+    assert unmask("s**t", {"shit": 100, "slut": 5}) == "shit"
+    assert unmask("s**t", {"shit": 20, "slut": 5}) is None
+    assert unmask("s*ut", {"shut": 1000}) == "slut"  # the only word of abuse it shows
