@@ -856,28 +856,34 @@ _MASK_MIN_LETTERS = 2
 
 
 @functools.cache
-def _abuse_by_length() -> dict[int, tuple[str, ...]]:
-    """The words of abuse the typo readings know, by length (rule 88's masks)."""
-    out: dict[int, list[str]] = {}
-    for word in sorted(_TYPO_WORDS):
-        out.setdefault(len(word), []).append(word)
-    return {n: tuple(words) for n, words in out.items()}
+def _abuse_index() -> dict[tuple[int, int, str], frozenset[str]]:
+    """(length, place, letter) -> the words of abuse the typo readings know of that length
+    with that letter in that place; (length, -1, "") -> all of that length (rule 89)."""
+    out: dict[tuple[int, int, str], set[str]] = {}
+    for word in _TYPO_WORDS:
+        out.setdefault((len(word), -1, ""), set()).add(word)
+        for i, letter in enumerate(word):
+            out.setdefault((len(word), i, letter), set()).add(word)
+    return {key: frozenset(words) for key, words in out.items()}
 
 
 def unmask(word: str, counts: Mapping[str, int]) -> str | None:
     """The word of abuse ``word`` (letters and "*" masks) shows: the only one of its length
     with its letters where it shows them, or the one of those the training text uses ten
-    times as often as any other; None when none or no such one (rule 88)."""
+    times as often as any other; None when none or no such one (rules 88, 89)."""
     low = word.lower()
     if len(low) < _TYPO_MIN or sum(c != "*" for c in low) < _MASK_MIN_LETTERS:
         return None
-    fits = {
-        w
-        for w in _abuse_by_length().get(len(low), ())
-        if all(c in ("*", x) for c, x in zip(low, w, strict=True))
-    }
+    index = _abuse_index()
+    empty: frozenset[str] = frozenset()
+    fits = index.get((len(low), -1, ""), empty)
+    for i, letter in enumerate(low):
+        if letter != "*":
+            fits = fits & index.get((len(low), i, letter), empty)
+            if not fits:
+                return None
     if len(fits) > 1:
-        return _common_source(fits, counts)
+        return _common_source(set(fits), counts)
     return next(iter(fits), None)
 
 
