@@ -1109,6 +1109,7 @@ class Normalizer:
         # Typos of three letters a word of abuse shares, read by their neighbours (rule 86).
         self._shared_short = shared_short_typos(vocab)
         neighbour_counts()  # read at load, not at a message's first such typo
+        _abuse_index()  # built at load, not at a message's first masked word (rule 89)
         self._counts = word_counts()
         self._english = english_words()
         _run_pieces()  # built at load, not at a message's first cut (rule 78)
