@@ -835,9 +835,10 @@ _GLUED_ENDING = re.compile(
 # cuts ("dau*hter", "bitc-", "douch'e").
 _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
 _WORD_ENDS = rf"(?={_AFTER_WORD}|['\u2019]{_CONTRACTION_ENDINGS}?(?![^\W_]))"
-_LONG_WORD = re.compile(
-    rf"(?<![^\s\"'{_OPENING_QUOTES}(\[.])[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS
-)
+# Where a word the typo readings take may start: after a space, a quote or quotation
+# mark, a bracket or a full stop (rules 60, 87).
+_WORD_START = rf"(?<![^\s\"'{_OPENING_QUOTES}(\[.])"
+_LONG_WORD = re.compile(_WORD_START + rf"[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS)
 # A run the cut reads may also start after a comma, a semicolon, a colon, "!" or "?"
 # ("watchyourback,Iknowwhereyoulive"; rule 84), or a dash ("Brat-andgoesberserkwhen";
 # rule 85); the typo readings keep `_LONG_WORD`.
@@ -849,9 +850,7 @@ _RUN_WORD = re.compile(
 _CAPITALISED_WORD_MIN = 100
 # A word with letters masked by "*", standing alone as a typo does: a letter first, a mask
 # before the last character ("b*tch", "c**t"; rule 88).
-_MASKED_WORD = re.compile(
-    rf"(?<![^\s\"'{_OPENING_QUOTES}(\[.])[A-Za-z][A-Za-z*]*\*[A-Za-z*]*[A-Za-z*]" + _WORD_ENDS
-)
+_MASKED_WORD = re.compile(_WORD_START + r"[A-Za-z][A-Za-z*]*\*[A-Za-z*]*[A-Za-z*]" + _WORD_ENDS)
 _MASK_MIN_LETTERS = 2
 
 
