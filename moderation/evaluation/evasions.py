@@ -22,6 +22,18 @@ _SPELLED_WORD = re.compile(r"(?<![@\w])[A-Za-z]{4,}")
 _EMOJI = ("\U0001f602", "\U0001f921", "\U0001f480", "\U0001f644", "\U0001f621", "\U0001f525")
 # Small capitals ("fancy text"); q and x have none that reads as the letter.
 _SMALL_CAPS = dict(zip("abcdefghijklmnoprstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", strict=True))
+# Text turned upside down, as the web's "upside-down text" generators write it: each
+# character by the one that looks like it turned half a circle (a few capitals by a
+# small letter, where no capital does), the whole text then read backwards.
+_UPSIDE_DOWN = str.maketrans(
+    dict(
+        zip(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890.,'\"!?()[]{}<>&_;",
+            "ɐqɔpǝɟƃɥᴉɾʞlɯuodbɹsʇnʌʍxʎz∀qƆpƎℲפHIſʞ˥WNOԀQɹS┴∩ΛMXʎZƖᄅƐㄣϛ9ㄥ860˙',„¡¿)(][}{><⅋‾؛",
+            strict=True,
+        )
+    )
+)
 
 
 def _leet(word: str, rng: random.Random) -> str:
@@ -108,6 +120,12 @@ def _boxed(word: str, rng: random.Random) -> str:
     return "".join(chr(0x1F170 + ord(c) - ord("a")) for c in word.lower())
 
 
+def _upside_down(text: str) -> str:
+    """The whole text turned upside down ("you are an idiot" -> "ʇoᴉpᴉ uɐ ǝɹɐ noʎ"),
+    handles and hashtags too, as a generator turns what is pasted into it."""
+    return text.translate(_UPSIDE_DOWN)[::-1]
+
+
 # One kind of evasion: the text and a seeded generator -> the text rewritten.
 Evasion = Callable[[str, random.Random], str]
 
@@ -152,6 +170,8 @@ EVASIONS: dict[str, Evasion] = {
     "a letter left out": _in_words(_left_out, words=_SPELLED_WORD),
     # Spaces taken out between words (rule 76).
     "words run together": lambda text, rng: _run_together(text),
+    # The whole message turned upside down (rule 91).
+    "upside down": lambda text, rng: _upside_down(text),
 }
 TYPO_KINDS = ("two letters swapped", "a letter left out")
 # The kinds the build's random perturbations draw from (``datasets.with_evasions``): the

@@ -85,6 +85,18 @@ def test_words_run_together_join_long_words_to_the_word_before_never_to_a_handle
     assert evade("go to bed", kind, 1) == "go to bed"
 
 
+def test_upside_down_turns_every_character_and_reads_the_text_backwards() -> None:
+    kind = "upside down"
+    assert evade("you are an idiot", kind, 1) == "ʇoᴉpᴉ uɐ ǝɹɐ noʎ"
+    assert evade("@user Go to hell (now)!", kind, 1) == "¡(ʍou) llǝɥ oʇ oפ ɹǝsn@"
+    # Each small letter has its own turned character, so no two words become one.
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    assert len(set(evade(letters, kind, 1))) == 26
+    # What no generator turns (an emoji, a letter with an accent) is kept, in its place
+    # backwards.
+    assert evade("café 😂", kind, 1) == "😂 éɟɐɔ"
+
+
 def test_training_draws_only_the_evasions_it_was_built_with() -> None:
     from moderation.build.datasets import Example, with_evasions
     from moderation.evaluation.evasions import TRAINED_EVASIONS
