@@ -22,7 +22,12 @@ from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.hugepages import collapse_logged
-from moderation.normalize import Normalizer, drops_leading_mentions, spaces_glued_symbols
+from moderation.normalize import (
+    Normalizer,
+    drops_leading_mentions,
+    reads_upside_down,
+    spaces_glued_symbols,
+)
 from moderation.screen import Screen, screen_id
 from moderation.thread_choice import LengthTiming, limit_from, measure
 
@@ -362,11 +367,14 @@ class Classifier:
         of the tokenizer's does, and NFKC leaves ASCII alone, so every token before
         the cut is the whole message's. If the prefix still overflows, the truncated
         tokens are the same as the whole message's (``tests/model/test_classifier.py``
-        compares the two on long and adversarial texts).
+        compares the two on long and adversarial texts). A message with a turned
+        character is read whole: text turned upside down is read backwards (rule 91).
         """
         limit = self._prefix_chars
         if len(text) <= limit:
             return None
+        if self._normalize is not None and reads_upside_down(text):
+            return None  # read backwards, the message's end opens it (rule 91)
         for end in range(limit, max(2, limit - _CUT_SEARCH), -1):
             if (
                 text[end] in _CUT_SPACE

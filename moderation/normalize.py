@@ -21,6 +21,11 @@ characters and lower-cases. What it cannot see through, and this does:
   negative circled and negative squared capitals (``🅘🅓🅘🅞🅣``, ``🅸🅳🅸🅾🆃``), and a run
   of regional indicator letters that spells a word the vocabulary knows (``🇮🇩🇮🇴🇹``; a
   flag is two, and stays): folded to Latin;
+- text turned upside down, as the web's generators write it (``ʇoᴉpᴉ uɐ ǝɹɐ noʎ``): a
+  run of words whose every letter is turned or reads as one turned (``u``, ``p``, ``W``),
+  begun and ended by words with a turned character and holding two different ones, read
+  backwards, each character as the one it shows (rule 91); the dotless ``ı`` alone is
+  Turkish, and stays;
 - single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined;
 - the raised middle finger (``🖕``): written as the word it stands for;
 - an emoji or other symbol the vocabulary cannot read, glued to a word (``idiot😂``):
@@ -240,6 +245,56 @@ _REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]{3,}")
 # symbol would be scanned range by range at each letter.)
 _SPELLED_ANY = re.compile(r"(?<![^\W_])[^\W_]([^\w\x00-\x7f])(?:[^\W_]\1)+[^\W_](?![^\W_])")
 _SPELLED_ANY_HINT = re.compile(r"[^\x00-\x7f][^\W_][^\x00-\x7f]")  # its cheap cue
+
+
+# Text turned upside down (docs/model.md, rule 91): what each turned character shows, as
+# the web's "upside-down text" generators write it (their variants beside each other).
+_TURNED = dict(
+    zip(
+        "ɐqɔpǝɟƃᵷɥᴉıɾʞlןꞁɯuodbɹsʇnʌʍxʎz∀ᗺ𐐒ƆᗡƎℲפ⅁HIſꓘ˥⅂WNOԀΌᴚS┴⊥ꓕ∩ΛMX⅄ZƖᄅƐㄣϛ9ㄥ860˙',„¡¿)(][}{><⅋‾؛",
+        "abcdefgghiijklllmnopqrstuvwxyzABBCDEFGGHIJKLLMNOPQRSTTTUVWXYZ1234567890.,'\"!?()[]{}<>&_;",
+        strict=True,
+    )
+)
+_TURNED_TABLE = str.maketrans(_TURNED)
+# The characters only turned text writes (not a letter that reads as another turned, nor
+# a mark Spanish writes): the cue, and what a run must hold two different ones of.
+_TURNED_ONLY = "".join(c for c in _TURNED if not c.isascii() and c not in "˙„¡¿‾؛⅋")
+_TURNED_ANY = re.compile(f"[{_TURNED_ONLY}]")
+_TURNED_LETTERS = frozenset(c for c in _TURNED if c.isalpha())
+_TURNED_MIN = 2
+_NOT_SPACE = re.compile(r"\S+")
+
+
+def _turnable(word: str) -> bool:
+    return all(c in _TURNED_LETTERS for c in word if c.isalpha())
+
+
+def reads_upside_down(text: str) -> bool:
+    """Whether ``text`` may hold words turned upside down (the cue, a search)."""
+    return _TURNED_ANY.search(text) is not None
+
+
+def read_upside_down(text: str) -> str:
+    """``text`` with each run of words turned upside down read back the right way up
+    (``ʇoᴉpᴉ uɐ ǝɹɐ noʎ`` -> ``you are an idiot``); the rest as written (rule 91)."""
+    words = list(_NOT_SPACE.finditer(text))
+    out: list[str] = []
+    last = i = 0
+    while i < len(words):
+        j = i
+        while j < len(words) and _turnable(words[j].group(0)):
+            j += 1
+        cued = [k for k in range(i, j) if _TURNED_ANY.search(words[k].group(0))]
+        if cued:
+            start, end = words[cued[0]].start(), words[cued[-1]].end()
+            run = text[start:end]
+            if len(set(_TURNED_ANY.findall(run))) >= _TURNED_MIN:
+                out += (text[last:start], run[::-1].translate(_TURNED_TABLE))
+                last = end
+        i = j + 1
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _is_symbol(c: str) -> bool:
@@ -1130,6 +1185,10 @@ class Normalizer:
         if not text.isascii():
             # The tokenizer does this too, but the passes below must see styled
             # digits as digits and words unbroken by invisible characters.
+            if _TURNED_ANY.search(text):
+                # First: NFKC would take a turned character apart ("˙" is a space and a
+                # dot above), and a reading backwards must see the message as written.
+                text = read_upside_down(text)
             text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
             if "\U0001f595" in text:
                 text = _MIDDLE_FINGER.sub(" fuck ", text)

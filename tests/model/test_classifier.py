@@ -301,6 +301,7 @@ EVASIONS = {
         "bitch": "b💀i💀t💀c💀h",
     },
     "a one for l, a bar for i": {"idiot": "|d|ot", "stupid": "stup|d", "loser": "1oser"},
+    "upside down": {"idiot": "ʇoᴉpᴉ", "stupid": "pᴉdnʇs", "bitch": "ɥɔʇᴉq"},
 }
 
 
@@ -340,6 +341,7 @@ def _long_texts() -> list[str]:
     import random
 
     from moderation.bench.model import chat_messages
+    from moderation.evaluation.evasions import evade
 
     rng = random.Random(7)
     texts = [t for t in chat_messages(400, 0.25, 3) if len(t) > 1100]
@@ -355,6 +357,9 @@ def _long_texts() -> list[str]:
     # A word of look-alikes only is folded unless the message is genuinely Cyrillic,
     # which only its end shows.
     texts.append("рор " + "hello " * 300 + "дела")
+    # Turned upside down, a message is read backwards: its end opens it (rule 91).
+    turned = evade(" ".join(["you", "are", "such", "an", "idiot", "so"] * 150), "upside down", 1)
+    texts += [turned, "hello " * 300 + turned[:60]]
     return texts
 
 

@@ -14,6 +14,7 @@ from moderation.normalize import (
     drop_glued_symbols,
     drops_leading_mentions,
     english_words,
+    read_upside_down,
     space_glued_symbols,
     spaces_glued_symbols,
     three_letter_words,
@@ -128,6 +129,45 @@ def test_abbreviation_lookalikes_stay(text: str) -> None:
 )
 def test_the_middle_finger_is_read_as_its_word(text: str, read: str) -> None:
     assert norm(text) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("ʇoᴉpᴉ uɐ ǝɹɐ noʎ", "you are an idiot"),
+        ("¡ɟlǝsɹnoʎ llᴉʞ", "kill yourself!"),
+        # Another generator's i, l and g; capitals, digits and marks, the handle too.
+        ("ǝᵷɐssǝɯ ןnɟǝʇɐɥ ɐ", "a hateful message"),
+        ("¡¡0ᄅ0ᄅ ∀פ∀W# 'ɹɐᴉl „פIq„ ɐ ǝɹ,noʎ ɹǝsn@", '@user you\'re a "bIG" liar, #MAGA 2020!!'),
+        ("˙(ʍou) llǝɥ oʇ oפ", "Go to hell (now)."),
+        # Only the run is turned back: the words before and after stay where they are.
+        ("lol ʇoᴉpᴉ uɐ ǝɹɐ noʎ 😂", "lol you are an idiot 😂"),
+        ("@sam ʇoᴉpᴉ uɐ ǝɹɐ noʎ", "@sam you are an idiot"),
+    ],
+)
+def test_text_turned_upside_down_is_read_the_right_way_up(text: str, read: str) -> None:
+    assert read_upside_down(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "noʎ",  # one turned character: not enough to say the text is turned
+        "ısı sıcak",  # Turkish: the dotless i alone
+        "Türkçe ılık su",
+        "ɔno sɔ",  # Twi's open o, alone
+        "/ʃɪp/ in IPA",  # a letter no turned text writes breaks the run
+        "plain text, no turned letters",
+        "¿Qué tal? ¡Hola!",
+    ],
+)
+def test_text_not_turned_is_left_as_written(text: str) -> None:
+    assert read_upside_down(text) == text
+
+
+def test_turned_text_reaches_the_other_passes_the_right_way_up() -> None:
+    # Read back first, then the squeeze: "ʇooooᴉpᴉ" is "idiooooot".
+    assert norm("ʇooooᴉpᴉ uɐ ǝɹɐ noʎ") == "you are an idiot"
 
 
 def test_an_emoji_for_a_letter_is_read_as_a_mask_not_as_the_letter() -> None:
