@@ -140,9 +140,15 @@ def test_the_middle_finger_is_read_as_its_word(text: str, read: str) -> None:
         ("ǝᵷɐssǝɯ ןnɟǝʇɐɥ ɐ", "a hateful message"),
         ("¡¡0ᄅ0ᄅ ∀פ∀W# 'ɹɐᴉl „פIq„ ɐ ǝɹ,noʎ ɹǝsn@", '@user you\'re a "bIG" liar, #MAGA 2020!!'),
         ("˙(ʍou) llǝɥ oʇ oפ", "Go to hell (now)."),
-        # Only the run is turned back: the words before and after stay where they are.
-        ("lol ʇoᴉpᴉ uɐ ǝɹɐ noʎ 😂", "lol you are an idiot 😂"),
+        # The words at a run's edges are read with it, though they hold no character
+        # only turned text writes ("dn" is "up"; rule 92).
+        ("dn ʇnɥs", "shut up"),
+        ("¡ llᴉH ǝɥʇ uo looℲ ɹǝsn@", "@user Fool on the Hill !"),
+        ("lol ʇoᴉpᴉ uɐ ǝɹɐ noʎ 😂", "😂 you are an idiot lol"),
+        ("¿uᴉɐƃɐ Q ƃuᴉpɐǝɹ", "reading Q again?"),
+        # Only the run is turned back: a word it cannot hold stays where it is.
         ("@sam ʇoᴉpᴉ uɐ ǝɹɐ noʎ", "@sam you are an idiot"),
+        ("ʇoᴉpᴉ uɐ are noʎ", "an idiot are noʎ"),
     ],
 )
 def test_text_turned_upside_down_is_read_the_right_way_up(text: str, read: str) -> None:
