@@ -23,9 +23,9 @@ characters and lower-cases. What it cannot see through, and this does:
   flag is two, and stays): folded to Latin;
 - text turned upside down, as the web's generators write it (``ʇoᴉpᴉ uɐ ǝɹɐ noʎ``): a
   run of words whose every letter is turned or reads as one turned (``u``, ``p``, ``W``),
-  begun and ended by words with a turned character and holding two different ones, read
-  backwards, each character as the one it shows (rule 91); the dotless ``ı`` alone is
-  Turkish, and stays;
+  holding two different characters only turned text writes, read backwards to its edges
+  (``dn ʇnɥs``, "shut up"), each character as the one it shows (rules 91, 92); the dotless
+  ``ı`` alone is Turkish, and stays;
 - single letters one emoji or other symbol separates (``i😂d😂i😂o😂t``): joined;
 - the raised middle finger (``🖕``): written as the word it stands for;
 - an emoji or other symbol the vocabulary cannot read, glued to a word (``idiot😂``):
