@@ -111,6 +111,11 @@ def _run_together(text: str) -> str:
     return text
 
 
+def _capital_i_for_l(word: str, rng: random.Random) -> str:
+    # In most fonts chat uses, a capital I looks like a small l (docs/model.md, rule 93).
+    return word.replace("l", "I")
+
+
 def _small_caps(word: str, rng: random.Random) -> str:
     return "".join(_SMALL_CAPS.get(c, c) for c in word.lower())
 
@@ -165,6 +170,7 @@ EVASIONS: dict[str, Evasion] = {
     "boxed letters": _in_words(_boxed),
     "emoji for a letter": _in_words(_emoji_for_letter),
     "a one for l, a bar for i": _in_words(_two_way),
+    "a capital I for an l": _in_words(_capital_i_for_l),
     # Typos: made in the words a person spells, never in a handle (docs/model.md, rule 50).
     "two letters swapped": _in_words(_swapped, words=_SPELLED_WORD),
     "a letter left out": _in_words(_left_out, words=_SPELLED_WORD),

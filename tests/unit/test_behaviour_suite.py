@@ -34,9 +34,10 @@ def test_identity_capabilities_swap_every_group() -> None:
 
 def test_evasions_change_the_text_and_are_reproducible() -> None:
     text = "you are a stupid idiot"
+    sample = text + " and a loser"  # an l for the capital I's kind
     for kind in EVASIONS:
-        once = evade(text, kind, 1)
-        assert once != text and once == evade(text, kind, 1), kind
+        once = evade(sample, kind, 1)
+        assert once != sample and once == evade(sample, kind, 1), kind
     # Spacing every word would run words together: only the longest is spaced.
     assert evade(text, "spaced letters", 1) == "you are a s t u p i d idiot"
     assert evade(text, "small capitals", 1) == "you are a ꜱᴛᴜᴘɪᴅ ɪᴅɪᴏᴛ"
@@ -83,6 +84,13 @@ def test_words_run_together_join_long_words_to_the_word_before_never_to_a_handle
     assert evade("in 2020 Bucky lost", kind, 1) == "in 2020 Buckylost"
     # Words of three letters or fewer are only ever joined to.
     assert evade("go to bed", kind, 1) == "go to bed"
+
+
+def test_a_capital_i_for_an_l_changes_every_small_l_of_a_long_word() -> None:
+    kind = "a capital I for an l"
+    assert evade("you loser, kill yourself lol", kind, 1) == "you Ioser, kiII yourseIf lol"
+    # Capitals stay, and a word of three letters or fewer too.
+    assert evade("HELL no, old pal", kind, 1) == "HELL no, old pal"
 
 
 def test_upside_down_turns_every_character_and_reads_the_text_backwards() -> None:
