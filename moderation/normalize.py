@@ -63,6 +63,9 @@ characters and lower-cases. What it cannot see through, and this does:
   words too (``sht``: shit, shot, shut) read as the word of abuse only when the words
   beside it say so: the one the training text writes most after the word before and
   before the word after (``talks sht on``; ``sht up`` stays; rule 86);
+- a capital I for an l in a word of small letters (``kilI``, ``sIut``, ``Ioser``): read
+  with an l where that makes a known word and the word in small letters is none
+  (``Idc``, ``McIntyre`` and ``keep it reaI``'s "real" aside, rule 93);
 - a word of abuse with letters masked (``b*tch``, ``c**t``, an emoji for a letter once
   it is the mask): read as the word of abuse of its length whose letters it
   shows where it shows them, the only one or the one the training text uses ten times as
@@ -899,6 +902,11 @@ _CAPITALISED_WORD_MIN = 100
 # before the last character ("b*tch", "c**t"; rule 88).
 _MASKED_WORD = re.compile(_WORD_START + r"[A-Za-z][A-Za-z*]*\*[A-Za-z*]*[A-Za-z*]" + _WORD_ENDS)
 _MASK_MIN_LETTERS = 2
+# A capital I for an l inside a word in small letters (``kilI``, ``sIut``, ``Ioser``): in
+# most fonts chat uses the two look alike (docs/model.md, rule 93).
+_CAPITAL_I_HINT = re.compile(r"[a-z]I|I[a-z]")
+_CAPITAL_I_WORD = re.compile(r"(?<![A-Za-z])[A-Za-z]*(?:[a-z]I|I[a-z])[A-Za-z]*(?![A-Za-z])")
+_CAPITAL_I_MAX = 3
 
 
 @functools.cache
@@ -1206,6 +1214,8 @@ class Normalizer:
             text = _STRETCHED.sub(self._squeeze_word, text)
         if "*" in text:
             text = _MASKED_WORD.sub(self._unmask, text)
+        if "I" in text and _CAPITAL_I_HINT.search(text):
+            text = _CAPITAL_I_WORD.sub(self._capital_i_read, text)
         # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
         runs = set(map(str.lower, _LETTER_RUN.findall(text)))
         if not (self._typos.keys().isdisjoint(runs) and self._shared_short.keys().isdisjoint(runs)):
@@ -1246,6 +1256,23 @@ class Normalizer:
             if word in self._words:
                 return word
         return m.group(0)
+
+    def _capital_i_read(self, m: re.Match[str]) -> str:
+        """A word with a capital I beside a small letter, read with an l for it where that
+        makes a known word and the word in small letters is none (rule 93)."""
+        word = m.group(0)
+        low = word.lower()
+        if low in self._words or low in self._counts or low in self._english:
+            return word
+        places = [i for i, c in enumerate(word) if c == "I"]
+        if len(places) > _CAPITAL_I_MAX:
+            return word
+        for n in range(1, len(places) + 1):
+            for chosen in itertools.combinations(places, n):
+                read = "".join("l" if i in chosen else c for i, c in enumerate(word))
+                if self._known_word(read.lower()):
+                    return read
+        return word
 
     def _unmask(self, m: re.Match[str]) -> str:
         return unmask(m.group(0), self._counts) or m.group(0)

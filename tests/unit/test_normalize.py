@@ -176,6 +176,21 @@ def test_turned_text_reaches_the_other_passes_the_right_way_up() -> None:
     assert norm("ʇooooᴉpᴉ uɐ ǝɹɐ noʎ") == "you are an idiot"
 
 
+def test_a_capital_i_for_an_l_is_read_as_the_l() -> None:
+    n = Normalizer(frozenset({"kill", "fool", "loser", "slut", "real", "you", "world"}))
+    assert n("i will kilI you") == "i will kill you"
+    assert n("what a fooI") == "what a fool"
+    assert n("Ioser") == "loser"
+    assert n("you sIut") == "you slut"
+    assert n("kiII yourself") == "kill yourself"
+    # A word that is one in small letters stays ("Ill", "It"), and so does one no l
+    # makes a known word (a name, a capital inside a name).
+    assert n("Ill be there, It is fine") == "Ill be there, It is fine"
+    assert n("McIntyre and DiIorio") == "McIntyre and DiIorio"
+    # Capitals throughout are a shout, not a look-alike.
+    assert n("I WILL KILL YOU") == "I WILL KILL YOU"
+
+
 def test_an_emoji_for_a_letter_is_read_as_a_mask_not_as_the_letter() -> None:
     assert norm("my dau\U0001f986hter") == "my dau*hter"
     # The mask of a word of abuse is then read as the word it shows (rule 88).
