@@ -1185,7 +1185,7 @@ class Normalizer:
         if not text.isascii():
             # The tokenizer does this too, but the passes below must see styled
             # digits as digits and words unbroken by invisible characters.
-            if _TURNED_ANY.search(text):
+            if reads_upside_down(text):
                 # First: NFKC would take a turned character apart ("˙" is a space and a
                 # dot above), and a reading backwards must see the message as written.
                 text = read_upside_down(text)
