@@ -15,6 +15,11 @@ _LEET = {"a": "4", "e": "3", "i": "1", "o": "0", "s": "$", "t": "7"}
 # rule 41): "1oser", "|d|ot".
 _TWO_WAY = {"l": "1", "i": "|"}
 _LOOKALIKE = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "i": "\u0456", "c": "\u0441"}
+# Greek letters that pass for Latin ones, as "Greek" fancy-text generators write them:
+# each vowel with or without its accent (tonos) at random, so that a word is sometimes
+# written in letters of modern Greek's own spelling ("ίδίοτ"; docs/model.md, rule 94).
+_GREEK = {"a": "αά", "b": "β", "e": "εέ", "i": "ιί", "k": "κ", "n": "ηή", "o": "οό", "p": "ρ",
+          "t": "τ", "u": "υύ", "v": "ν", "w": "ωώ", "x": "χ", "y": "γ"}  # fmt: skip
 _WORD = re.compile(r"[A-Za-z]{4,}")
 # A word a person spells: not a handle's name (the tweets' "@user" is a placeholder).
 _SPELLED_WORD = re.compile(r"(?<![@\w])[A-Za-z]{4,}")
@@ -46,6 +51,15 @@ def _two_way(word: str, rng: random.Random) -> str:
 
 def _lookalike(word: str, rng: random.Random) -> str:
     return "".join(_LOOKALIKE.get(c, c) for c in word)
+
+
+def _greek(word: str, rng: random.Random) -> str:
+    return "".join(rng.choice(_GREEK[c]) if c in _GREEK else c for c in word)
+
+
+def _split(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word))  # one space, anywhere inside: "idi ot", "f uck"
+    return word[:i] + " " + word[i:]
 
 
 def _stretched(word: str, rng: random.Random) -> str:
@@ -161,6 +175,7 @@ def _in_words(
 EVASIONS: dict[str, Evasion] = {
     "leetspeak": _in_words(_leet),
     "look-alike letters": _in_words(_lookalike),
+    "Greek look-alike letters": _in_words(_greek, words=_SPELLED_WORD),
     "stretched letters": _in_words(_stretched),
     "dotted letters": _in_words(_dotted),
     "spaced letters": _in_words(_spaced, every_word=False),
@@ -171,6 +186,8 @@ EVASIONS: dict[str, Evasion] = {
     "emoji for a letter": _in_words(_emoji_for_letter),
     "a one for l, a bar for i": _in_words(_two_way),
     "a capital I for an l": _in_words(_capital_i_for_l),
+    # A word cut in two by a space, in the words a person spells (rule 94).
+    "a space inside a word": _in_words(_split, words=_SPELLED_WORD),
     # Typos: made in the words a person spells, never in a handle (docs/model.md, rule 50).
     "two letters swapped": _in_words(_swapped, words=_SPELLED_WORD),
     "a letter left out": _in_words(_left_out, words=_SPELLED_WORD),

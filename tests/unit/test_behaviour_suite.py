@@ -1,3 +1,5 @@
+import unicodedata
+
 import pytest
 
 from moderation.evaluation.behaviour import GROUPS, suite
@@ -158,3 +160,29 @@ def test_every_identity_example_names_the_one_group_it_was_filled_with() -> None
     assert group_named("Immigrant women are welcome.") is None
     assert group_named("see you on monday") is None
     assert group_named("Jewsharp players unite") is None
+
+
+def test_greek_look_alikes_write_each_letter_that_has_one_and_leave_handles_alone() -> None:
+    kind = "Greek look-alike letters"
+    out = evade("@user you are an idiot, kill yourself", kind, 1)
+    assert out.startswith("@user you are an "), out
+    words = out.split()[4:]
+    # Every letter with a Greek look-alike is written with it, a vowel with or without
+    # its accent; the letters without one (d, l, r, s, f) stay Latin.
+    for plain, written in zip(["idiot,", "kill", "yourself"], words, strict=True):
+        assert len(plain) == len(written), out
+        for a, b in zip(plain, written, strict=True):
+            assert (a == b) == (a in "dlrsf,"), (a, b)
+            assert a == b or unicodedata.name(b).startswith("GREEK"), (a, b)
+    seen = "".join(evade("idiot " * 40, kind, 2))
+    assert "ι" in seen and "ί" in seen, seen  # both spellings drawn
+
+
+def test_a_space_inside_a_word_cuts_each_spelled_long_word_once() -> None:
+    kind = "a space inside a word"
+    text = "@user you are a stupid idiot"
+    out = evade(text, kind, 1).split()
+    assert out[:4] == ["@user", "you", "are", "a"], out
+    assert len(out) == 8 and "".join(out[4:]) == "stupididiot", out
+    assert out[4] + out[5] == "stupid" and out[6] + out[7] == "idiot", out
+    assert evade("go to bed", kind, 1) == "go to bed"
