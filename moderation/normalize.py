@@ -884,6 +884,7 @@ _GLUED_ENDING = re.compile(
 # "whoer's"; rule 60), not a handle's or hashtag's name, not part of a word a symbol
 # cuts ("dau*hter", "bitc-", "douch'e").
 _LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
+_MOST_USED = 2000  # words of the training text looked up in a small table first
 _WORD_ENDS = rf"(?={_AFTER_WORD}|['\u2019]{_CONTRACTION_ENDINGS}?(?![^\W_]))"
 # Where a word the typo readings take may start: after a space, a quote or quotation
 # mark, a bracket or a full stop (rules 60, 87).
@@ -1166,6 +1167,14 @@ class Normalizer:
         _abuse_index()  # built at load, not at a message's first masked word (rule 89)
         self._counts = word_counts()
         self._english = english_words()
+        # The three-letter words and the training text's most used words of four letters
+        # or more: none is a typo the tables read (taken out, were one ever to be).
+        most_used = sorted(self._counts, key=self._counts.__getitem__, reverse=True)
+        self._no_typos = (
+            frozenset(three_letter_words() | set(most_used[:_MOST_USED]))
+            - self._typos.keys()
+            - self._shared_short.keys()
+        )
         _run_pieces()  # built at load, not at a message's first cut (rule 78)
         # No typo of a run longer than this is a known word (``_known_word``; rule 82).
         self._longest_known = max(
@@ -1217,7 +1226,9 @@ class Normalizer:
         if "I" in text and _CAPITAL_I_HINT.search(text):
             text = _CAPITAL_I_WORD.sub(self._capital_i_read, text)
         # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
-        runs = set(map(str.lower, _LETTER_RUN.findall(text)))
+        # (The words chat writes most are no typo: a small table takes them out first, so
+        # that few of a message's words reach into the large ones.)
+        runs = set(map(str.lower, _LETTER_RUN.findall(text))) - self._no_typos
         if not (self._typos.keys().isdisjoint(runs) and self._shared_short.keys().isdisjoint(runs)):
             # Whether the message shouts is asked once, not once a word: a message of
             # many capitalised typos would cost its length times their number.
