@@ -126,6 +126,11 @@ _LOOKALIKES = {
     "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "Α": "a", "Β": "b",
     "Ε": "e", "Ζ": "z", "Η": "h", "Ι": "i", "Κ": "k", "Μ": "m", "Ν": "n", "Ο": "o",
     "Ρ": "p", "Τ": "t", "Υ": "y", "Χ": "x",
+    # Greek vowels with an accent or a diaeresis, read as the vowel without it: "ίδίοτ",
+    # "lοsέr" (docs/model.md, rule 94). Look-alikes, they mark no text as genuinely Greek.
+    "ά": "a", "έ": "e", "ή": "n", "ί": "i", "ό": "o", "ύ": "u", "ώ": "w", "ϊ": "i",
+    "ΐ": "i", "ϋ": "u", "ΰ": "u", "Ά": "a", "Έ": "e", "Ή": "h", "Ί": "i", "Ό": "o",
+    "Ύ": "y",
     # Armenian
     "օ": "o", "ս": "u", "ց": "g", "հ": "h", "ո": "n",
 }  # fmt: skip

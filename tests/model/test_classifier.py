@@ -302,6 +302,7 @@ EVASIONS = {
     },
     "a one for l, a bar for i": {"idiot": "|d|ot", "stupid": "stup|d", "loser": "1oser"},
     "upside down": {"idiot": "ʇoᴉpᴉ", "stupid": "pᴉdnʇs", "bitch": "ɥɔʇᴉq"},
+    "Greek with accents": {"idiot": "ίdίοτ", "stupid": "sτύρίd", "loser": "lοsέr"},
 }
 
 

@@ -45,6 +45,9 @@ norm = Normalizer(VOCAB)
         ("goooood morning", "good morning"),
         ("\u0456d\u0456\u043et", "idiot"),  # Cyrillic і, о
         ("st\u03c5pid", "stupid"),  # Greek upsilon
+        ("\u03afd\u03af\u03bf\u03c4", "idiot"),  # Greek ί with its accent, ο, τ (rule 94)
+        ("st\u03cdp\u03afd", "stupid"),  # ύ, ί: accents alone mark no Greek
+        ("\u03c4\u03b1\u03ba\u03ad you", "take you"),  # a word wholly in look-alikes
         ("\U0001d7cf\U0001d41d\U0001d7cf\U0001d428\U0001d42d", "idiot"),  # math bold
         ("1\u200bd10t", "idiot"),  # a zero-width space inside
         ("\u026a\u1d05\u026a\u1d0f\u1d1b", "idiot"),  # small capitals
@@ -310,6 +313,8 @@ def test_without_a_vocabulary_a_one_is_an_i_and_a_bar_an_l() -> None:
         "I am 100% sure",
         "version v1.2.3 is out",
         "привет, как дела",  # a whole word in Cyrillic is not pretending
+        # Nor in Greek, with its accents: λ, μ, ς imitate nothing Latin (rule 94).
+        "καλημέρα, τι κάνεις;",
         "A-ha",
         "well... ok",
     ],
