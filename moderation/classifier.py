@@ -363,7 +363,8 @@ class Classifier:
         A long paste costs milliseconds to normalize and tokenize whole, only for all
         but its first ``max_tokens`` tokens to be dropped. The prefix ends at a space
         between two ASCII letters or digits on its left: no pass of the normalizer
-        joins across such a space (spelled-out letters are single characters), none
+        joins across such a space (spelled-out letters are single characters), but for
+        a word cut in two by a space, whose pieces are never cut apart (rule 95); none
         of the tokenizer's does, and NFKC leaves ASCII alone, so every token before
         the cut is the whole message's. If the prefix still overflows, the truncated
         tokens are the same as the whole message's (``tests/model/test_classifier.py``
@@ -382,6 +383,7 @@ class Classifier:
                 and text[end - 1].isalnum()
                 and text[end - 2].isascii()
                 and text[end - 2].isalnum()
+                and not (self._normalize is not None and self._normalize.joins_across(text, end))
             ):
                 break
         else:

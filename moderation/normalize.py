@@ -478,6 +478,41 @@ _NOT_TYPOS = frozenset(
 )  # fmt: skip
 
 
+# A piece of one or two letters standing in a text in small letters (after an apostrophe
+# it is a contraction's ending, never such a piece).
+_SHORT_PLACE = re.compile(r"(?<![a-z'\u2019])[a-z]{1,2}(?![a-z])")
+
+
+def _places(low: str, pieces: set[str]) -> Iterator[tuple[int, str]]:
+    """Where each of ``pieces`` stands in ``low`` with no letter on either side: the short
+    ones found in one search (a letter every word holds is not looked for in each word),
+    the others one by one."""
+    if any(len(piece) <= 2 for piece in pieces):
+        for m in _SHORT_PLACE.finditer(low):
+            if m.group(0) in pieces:
+                yield m.start(), m.group(0)
+    for piece in pieces:
+        if len(piece) <= 2:
+            continue
+        at = low.find(piece)
+        while at >= 0:
+            after = at + len(piece)
+            if (at == 0 or not _is_ascii_letter(low[at - 1])) and (
+                after == len(low) or not _is_ascii_letter(low[after])
+            ):
+                yield at, piece
+            at = low.find(piece, after)
+
+
+def _is_ascii_letter(c: str) -> bool:
+    return "a" <= c <= "z" or "A" <= c <= "Z"
+
+
+def _one_case(word: str) -> bool:
+    """All small, all capitals, or a capital and then small letters."""
+    return word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())
+
+
 def _typos(word: str) -> Iterator[str]:
     """``word`` with two adjacent letters swapped, or one left out; never the first."""
     for i in range(1, len(word) - 1):
@@ -888,13 +923,36 @@ _GLUED_ENDING = re.compile(
 # spaces or sentence punctuation (after "..." too, before "(" or an apostrophe's ending,
 # "whoer's"; rule 60), not a handle's or hashtag's name, not part of a word a symbol
 # cuts ("dau*hter", "bitc-", "douch'e").
-_LETTER_RUN = re.compile(rf"[A-Za-z]{{{_SHORT_TYPO},}}")
+_SHORT_PIECE = 2  # letters of a piece that is read as an abbreviation beside a short word
+_JOIN_COUNT_MIN = 10  # uses in the training text of a word two pieces may make (rule 96)
 _MOST_USED = 2000  # words of the training text looked up in a small table first
 _WORD_ENDS = rf"(?={_AFTER_WORD}|['\u2019]{_CONTRACTION_ENDINGS}?(?![^\W_]))"
 # Where a word the typo readings take may start: after a space, a quote or quotation
 # mark, a bracket or a full stop (rules 60, 87).
 _WORD_START = rf"(?<![^\s\"'{_OPENING_QUOTES}(\[.])"
 _LONG_WORD = re.compile(_WORD_START + rf"[A-Za-z]{{{_SHORT_TYPO},}}" + _WORD_ENDS)
+# Pieces of letters, and those standing alone as a word does: what a word cut in two by
+# a space is cut into (rule 95).
+# (A contraction's ending stands alone as no piece does: "it's not" is no "it snot".)
+_PIECE = re.compile(r"[a-z]+")  # read in small letters
+# A contraction's ending, a piece of its own to ``_PIECE`` ("it's" is "it" and "s"): no
+# sign of a word cut in two, though a word cut in two may begin with one ("t his").
+_ENDING_PIECES = frozenset({"s", "t", "m", "d", "ll", "re", "ve"})
+# The piece of letters that ends where a search is made to end (``endpos``).
+_PIECE_BEFORE = re.compile(r"(?<![a-z])[a-z]+$")
+_STANDING_PIECE = re.compile(_WORD_START + r"(?<![A-Za-z]['\u2019])[A-Za-z]+" + _WORD_ENDS)
+# The words of one and two letters (the English list holds none shorter than three).
+_SHORT_PIECE_WORDS = frozenset(
+    {
+        "a", "i", "ad", "ah", "am", "an", "as", "at", "aw", "ax", "be", "by", "do", "eh",
+        "em", "ex", "go", "ha", "he", "hi", "hm", "id", "if", "im", "in", "is", "it", "lo",
+        "ma", "me", "mm", "my", "no", "of", "oh", "ok", "on", "or", "ow", "ox", "pa", "pi",
+        "so", "to", "uh", "um", "up", "us", "we", "ya", "ye", "yo",
+        # and what stands before a contraction's ending
+        "aren", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "isn", "mustn",
+        "shouldn", "wasn", "weren", "wouldn", "ain", "won", "don",
+    }
+)  # fmt: skip
 # A run the cut reads may also start after a comma, a semicolon, a colon, "!" or "?"
 # ("watchyourback,Iknowwhereyoulive"; rule 84), or a dash ("Brat-andgoesberserkwhen";
 # rule 85); the typo readings keep `_LONG_WORD`.
@@ -1172,11 +1230,40 @@ class Normalizer:
         _abuse_index()  # built at load, not at a message's first masked word (rule 89)
         self._counts = word_counts()
         self._english = english_words()
-        # The three-letter words and the training text's most used words of four letters
-        # or more: none is a typo the tables read (taken out, were one ever to be).
+        # What a join may make: a word of abuse, or one of ``_known_word``'s words of four
+        # letters or more that the training text uses at least ``_JOIN_COUNT_MIN`` times
+        # (not "thais" of "tha is", a typo and a word; rule 96).
+        self._join_words = (
+            frozenset(
+                w
+                for w in itertools.chain(self._english & self._counts.keys(), vocab)
+                if len(w) >= _TYPO_MIN and self._counts.get(w, 0) >= _JOIN_COUNT_MIN
+            )
+            | frozenset(_TYPO_WORDS)
+            | _SPLIT_WORDS
+        )
+        # The pieces of letters that are words as written: what a word cut in two by a
+        # space is not, on one side at least (rule 95).
+        self._piece_words = frozenset(
+            _SHORT_PIECE_WORDS
+            | three_letter_words()
+            | self._english
+            | self._counts.keys()
+            | {w for w in vocab if len(w) >= _TYPO_MIN}
+            | _CHAT_WORDS
+            | _TYPO_WORDS
+            | _SPLIT_WORDS
+            # and the chat shorthand read later: "to ur house" is no "tour" (rule 96)
+            | _SHORT_FOR.keys()
+            | {"ur"}
+            | _ABBREVIATIONS.keys()
+        )
+        # The words of one and two letters, the three-letter words and the training
+        # text's most used words of four letters or more: none is a typo the tables read
+        # (taken out, were one ever to be), and each is a piece word.
         most_used = sorted(self._counts, key=self._counts.__getitem__, reverse=True)
         self._no_typos = (
-            frozenset(three_letter_words() | set(most_used[:_MOST_USED]))
+            frozenset(_SHORT_PIECE_WORDS | three_letter_words() | set(most_used[:_MOST_USED]))
             - self._typos.keys()
             - self._shared_short.keys()
         )
@@ -1231,9 +1318,19 @@ class Normalizer:
         if "I" in text and _CAPITAL_I_HINT.search(text):
             text = _CAPITAL_I_WORD.sub(self._capital_i_read, text)
         # Every word `_LONG_WORD` takes is a run of letters: a cheap look first.
-        # (The words chat writes most are no typo: a small table takes them out first, so
-        # that few of a message's words reach into the large ones.)
-        runs = set(map(str.lower, _LETTER_RUN.findall(text))) - self._no_typos
+        # (The words chat writes most are no typo and no piece of a word cut in two: a
+        # small table takes them out first, so that few of a message's pieces reach into
+        # the large ones.)
+        runs = set(_PIECE.findall(text.lower())) - self._no_typos
+        if runs and not runs <= _ENDING_PIECES:
+            unknown = runs - self._piece_words
+            if unknown and not unknown <= _ENDING_PIECES:
+                # A piece of letters that is no word: maybe a word cut in two by a space
+                # ("idi ot", "be ast"; rule 95).
+                joined = self._join_split(text, unknown)
+                if joined is not text:
+                    text = joined
+                    runs = set(_PIECE.findall(text.lower())) - self._no_typos
         if not (self._typos.keys().isdisjoint(runs) and self._shared_short.keys().isdisjoint(runs)):
             # Whether the message shouts is asked once, not once a word: a message of
             # many capitalised typos would cost its length times their number.
@@ -1321,6 +1418,100 @@ class Normalizer:
         # Capitals elsewhere: a name ("Monson", "Arial"), an acronym ("NAMI") or a mixed
         # spelling ("heII"), read only when it is a typo of a word of abuse (rule 58).
         return word
+
+    def joins_across(self, text: str, space: int) -> bool:
+        """Whether the words either side of the space at ``space`` are read as one (a word
+        cut in two by a space, rule 95): a prefix cut there would read the first piece
+        alone. The two words are read as they stand, each at most 64 characters."""
+        if text[space] != " ":
+            return False
+        start, end = space, space + 1
+        while start > 0 and start > space - 64 and not text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and end < space + 65 and not text[end].isspace():
+            end += 1
+        pair = text[start:end]
+        return " " not in self(pair).strip()
+
+    def _join_split(self, text: str, unknown: set[str]) -> str:
+        """``text`` with each piece of letters that is no word (``unknown``: such pieces
+        in small letters, standing alone or not) joined to the piece beside it, across
+        one space, where the two make a word ``_join_words`` holds (a word of abuse, or a
+        known word of four letters or more that the training text uses ten times or more)
+        written in one case: to the one that makes the word the training text uses more,
+        the piece before on a tie; pieces taken in the order the text has them (rules 95,
+        96). ``text`` itself when nothing is joined. Only the unknown pieces are
+        looked for, and only a join that makes a known word is looked at closely."""
+        low = text.lower()
+        size = len(low)
+        found: list[tuple[int, int]] = []  # a piece's start, and the space it is read across
+        for at, piece in _places(low, unknown):
+            after = at + len(piece)
+            if at >= 2 and low[at - 1] == " ":
+                left = _PIECE_BEFORE.search(low, max(0, at - 65), at - 1)
+                if left is not None and left.group(0) + piece in self._join_words:
+                    found.append((at, at - 1))
+            if after + 1 < size and low[after] == " ":
+                right = _PIECE.match(low, after + 1)
+                if right is not None and piece + right.group(0) in self._join_words:
+                    found.append((at, after))
+        if not found:
+            return text
+        found.sort()
+        taken: set[int] = set()  # where the pieces already joined start
+        spaces: list[int] = []  # the spaces taken out
+        i = 0
+        while i < len(found):
+            at = found[i][0]
+            best, best_count = None, -1
+            while i < len(found) and found[i][0] == at:
+                space = found[i][1]
+                i += 1
+                joined = self._joined_pieces(text, space)
+                if joined is None or joined[0] in taken or joined[1] in taken:
+                    continue
+                count = self._counts.get(text[joined[0] : joined[2]].replace(" ", "").lower(), 0)
+                if count > best_count:
+                    best, best_count = joined, count
+            if best is not None:
+                taken.update(best[:2])
+                spaces.append(best[1] - 1)
+        if not spaces:
+            return text
+        out, last = [], 0
+        for space in sorted(spaces):
+            out.append(text[last:space])
+            last = space + 1
+        out.append(text[last:])
+        return "".join(out)
+
+    def _joined_pieces(self, text: str, space: int) -> tuple[int, int, int] | None:
+        """The two pieces standing alone either side of ``space`` (where the first
+        starts, where the second starts, where it ends), if they read as one word: a
+        word ``_join_words`` holds, in one case."""
+        start = space
+        while start > 0 and _is_ascii_letter(text[start - 1]):
+            start -= 1
+        left = _STANDING_PIECE.match(text, start)
+        right = _STANDING_PIECE.match(text, space + 1)
+        if left is None or right is None or left.end() != space:
+            return None
+        word = left.group(0) + right.group(0)
+        if not _one_case(word) or word.lower() not in self._join_words:
+            return None
+        # A letter or two that is no word, beside a word of three letters or fewer, is
+        # an abbreviation or a name's letter as often ("in cs", "the y", "ed it", "per
+        # se"): not joined (rule 96).
+        a, b = left.group(0).lower(), right.group(0).lower()
+        for short, other in ((a, b), (b, a)):
+            if (
+                len(short) <= _SHORT_PIECE
+                and short not in self._piece_words
+                and len(other) <= _SHORT_PIECE + 1
+                and other in self._piece_words
+            ):
+                return None
+        return start, space + 1, right.end()
 
     def _cuttable(self, word: str) -> bool:
         """Whether ``word`` is a run of letters no list knows, of a length a cut reads:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from moderation.classifier import Classifier, Encoded, load_manifest
+from moderation.classifier import PREFIX_CHARS_PER_TOKEN, Classifier, Encoded, load_manifest
 from moderation.config import ClassifierSettings, default_model_dir
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.policy import Policy
@@ -361,6 +361,11 @@ def _long_texts() -> list[str]:
     # Turned upside down, a message is read backwards: its end opens it (rule 91).
     turned = evade(" ".join(["you", "are", "such", "an", "idiot", "so"] * 150), "upside down", 1)
     texts += [turned, "hello " * 300 + turned[:60]]
+    # A word cut in two by a space is read as one (rule 95): the only space safe to cut
+    # at near the prefix's end lies between its pieces, in the first 128 tokens.
+    prefix_chars = ClassifierSettings().max_tokens * PREFIX_CHARS_PER_TOKEN
+    head = "because " * ((prefix_chars - 24) // 8)
+    texts.append(head + "idi ot" + "," * 40 + " and more words" * 20)
     return texts
 
 

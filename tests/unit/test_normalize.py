@@ -1015,3 +1015,76 @@ def test_a_mask_two_words_of_abuse_fit_is_read_only_as_the_far_more_common() -> 
     assert unmask("s**t", {"shit": 100, "slut": 5}) == "shit"
     assert unmask("s**t", {"shit": 20, "slut": 5}) is None
     assert unmask("s*ut", {"shut": 1000}) == "slut"  # the only word of abuse it shows
+
+
+shipped = Normalizer(shipped_vocabularies())
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # A word cut in two by one space, one piece no word (rule 95).
+        ("you are an idi ot", "you are an idiot"),
+        ("what a mor on", "what a moron"),
+        ("i will ki ll you", "i will kill you"),
+        ("f uck you", "fuck you"),
+        ("Bi tch sh ut up", "Bitch shut up"),
+        ("v ery strict gun contr ol", "very strict gun control"),
+        # An ending after it, or a quotation mark around it, as a word stands.
+        ("a w hore's book", "a whore's book"),
+        ('"stu pid"', '"stupid"'),
+        # Chat shorthand is a word: "to ur house" is no "tour house" (rule 96).
+        ("I'm coming to ur house", "I'm coming to your house"),
+        ("He is a be ast", "He is a beast"),
+    ],
+)
+def test_a_word_cut_in_two_by_a_space_is_read_as_one(text: str, read: str) -> None:
+    assert shipped(text) == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a lot of people",  # two words
+        "some one told me",
+        "an other day",
+        "it's not fun",  # a contraction's ending is no piece: "it snot"
+        "he's so nice",
+        "I've been there",
+        "we're preparing",
+        "lol ok",  # no join makes a known word
+        "Mc Donalds is ok",
+        "i m fine",  # three letters: too short to be read as a word cut in two
+        # A letter or two beside a short word: an abbreviation or a name's (rule 96).
+        "women in cs",
+        "from the y and",
+        "theatre ed it is",
+        "per se as",
+        "he was t old, HA VE",
+        # A contraction's ending alone is no sign of a word cut in two ("it's" is "it"
+        # and "s" to the look for pieces): such a message is not looked at.
+        "he was t old",
+        "the stu PID",  # two cases: no word
+        "@idi ot",  # a handle is no piece
+        "#idi ot",
+        "idi-ot",  # cut by a symbol, not a space
+        "idi  ot",  # two spaces
+    ],
+)
+def test_what_is_no_word_cut_in_two_stays(text: str) -> None:
+    assert shipped(text) == text
+
+
+def test_a_prefix_is_not_cut_between_the_pieces_of_a_word() -> None:
+    text = "you are an idi ot, really"
+    space = text.index("idi ot") + 3
+    assert shipped.joins_across(text, space)
+    assert not shipped.joins_across(text, text.index(" an"))
+    assert not shipped.joins_across("idi\not", 3)  # only a space is read across
+
+
+def test_two_pieces_make_only_a_word_the_training_text_uses() -> None:
+    # "thais" is an English word the training text writes once: "tha is" is a typo of
+    # "that" and a word, not "Thais" (rule 96). A word of abuse needs no count.
+    assert shipped("a Senatr tha is way out") == "a Senatr tha is way out"
+    assert shipped("what a mor on") == "what a moron"
