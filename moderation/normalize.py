@@ -1501,8 +1501,11 @@ class Normalizer:
             return None
         # A letter or two that is no word, beside a word of three letters or fewer, is
         # an abbreviation or a name's letter as often ("in cs", "the y", "ed it", "per
-        # se"): not joined (rule 96).
+        # se"): not joined (rule 96), unless the two make a word of abuse ("sh it", "bit
+        # ch"; rule 97).
         a, b = left.group(0).lower(), right.group(0).lower()
+        if a + b in _TYPO_WORDS:
+            return start, space + 1, right.end()
         for short, other in ((a, b), (b, a)):
             if (
                 len(short) <= _SHORT_PIECE

@@ -1036,6 +1036,11 @@ shipped = Normalizer(shipped_vocabularies())
         # Chat shorthand is a word: "to ur house" is no "tour house" (rule 96).
         ("I'm coming to ur house", "I'm coming to your house"),
         ("He is a be ast", "He is a beast"),
+        # A word of abuse beside a letter or two: joined all the same (rule 97).
+        ("thick sh it", "thick shit"),
+        ("you are a bit ch", "you are a bitch"),
+        ("Ain't got sh it done", "Ain't got shit done"),
+        ("to handle s hit th ere", "to handle shit th ere"),
     ],
 )
 def test_a_word_cut_in_two_by_a_space_is_read_as_one(text: str, read: str) -> None:
