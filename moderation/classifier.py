@@ -245,6 +245,8 @@ class Classifier:
         # (moderation/thread_choice.py); 0: every message on the full session.
         self.one_thread_up_to = 0
         self._one_thread_session: Any = None
+        # The same for the screen's file, chosen for it alone.
+        self.screen_one_thread_up_to = 0
         self._warm_up()
         one = self._one_thread_candidate(settings.one_thread_up_to)
         # Once every session holds its weights, and before any timing reads them.
@@ -252,12 +254,15 @@ class Classifier:
         if one is not None:
             self._choose_one_thread(one, settings.one_thread_up_to)
         log.info(
-            "model %s loaded: %d labels, %d threads%s, max %d tokens, spinning %s",
+            "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s",
             self.model_id,
             len(self.labels),
             self.threads,
             f" (one for messages up to {self.one_thread_up_to} tokens)"
             if self.one_thread_up_to
+            else "",
+            f" (the screen: one up to {self.screen_one_thread_up_to} tokens)"
+            if self.screen_one_thread_up_to
             else "",
             self.max_tokens,
             settings.spinning,
@@ -294,9 +299,29 @@ class Classifier:
         if limit:
             self._one_thread_session = one
             self.one_thread_up_to = limit
-            if self._screen is not None:
-                self._screen_one_thread = make_session(self._screen.model_file, 1, spinning=False)
-                warm_up(lambda e: self._screen_one_thread.run(None, e.feed()), self.max_tokens)
+        if self._screen is not None:
+            self._choose_screen_one_thread(self._screen, configured)
+
+    def _choose_screen_one_thread(self, screen: Screen, configured: int | None) -> None:
+        """The same choice for the screen, made for its own file: it has fewer blocks, so
+        one thread can win up to another length than for the model (on the Zen 4 EPYC one
+        thread ran the screen faster up to 24-32 tokens in both regimes while the model's
+        pick wandered between none and 16: docs/benchmarks.md). Configured, both files
+        take the configured length."""
+        one = make_session(screen.model_file, 1, spinning=False)
+        if configured is None:
+            limit, timings = timed_one_thread_limit(one, self._screen_session, self.max_tokens)
+            log.info(
+                "screen: one inference thread against %d, timed at load: %s",
+                self.threads,
+                "; ".join(t.describe() for t in timings),
+            )
+        else:
+            limit = min(configured, self.max_tokens)
+            warm_up(lambda e: one.run(None, e.feed()), self.max_tokens)
+        if limit:
+            self._screen_one_thread = one
+            self.screen_one_thread_up_to = limit
 
     def _load_screen(self, screen_dir: Path, ratio: float, spinning: bool) -> None:
         """Load the screen (moderation/screen.py) after checking it reads text, token
@@ -435,12 +460,14 @@ class Classifier:
         """Scores for one message: a (1, tokens) tensor, no padding; on one thread when
         it is short enough (``one_thread_up_to``). Both sessions run the same graph with
         the same kernels, so the scores do not depend on which one ran. With a screen,
-        the screen reads it first and may answer alone (moderation/screen.py)."""
-        short = encoded.tokens <= self.one_thread_up_to
-        screen = self._screen_one_thread if short else self._screen_session
-        row: np.ndarray = self._read(
-            encoded.feed(), screen, self._one_thread_session if short else None
-        )[0]
+        the screen reads it first and may answer alone (moderation/screen.py), on one
+        thread up to its own length (``screen_one_thread_up_to``)."""
+        n = encoded.tokens
+        screen = (
+            self._screen_one_thread if n <= self.screen_one_thread_up_to else self._screen_session
+        )
+        model = self._one_thread_session if n <= self.one_thread_up_to else None
+        row: np.ndarray = self._read(encoded.feed(), screen, model)[0]
         return row
 
     def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:

@@ -367,6 +367,7 @@ class _DescribedModel(Protocol):
     model_id: str
     threads: int
     one_thread_up_to: int
+    screen_one_thread_up_to: int
     max_tokens: int
     manifest: dict[str, Any]
 
@@ -379,6 +380,7 @@ def describe_model(classifier: _DescribedModel) -> None:
             "quantization": str(classifier.manifest.get("quantization", "")),
             "threads": str(classifier.threads),
             "one_thread_up_to": str(classifier.one_thread_up_to),
+            "screen_one_thread_up_to": str(classifier.screen_one_thread_up_to),
             "max_tokens": str(classifier.max_tokens),
         }
     )

@@ -137,6 +137,7 @@ def child(plan: Plan) -> dict[str, Any]:
         "fixed": fixed,
         "scores_sha256": digest.hexdigest(),
         "one_thread_up_to": clf.one_thread_up_to,
+        "screen_one_thread_up_to": clf.screen_one_thread_up_to,
         "huge_pages": clf.huge_pages is not None,
         "huge_bytes": huge_bytes(),
     }

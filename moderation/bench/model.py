@@ -245,8 +245,9 @@ def measure_family(
             add(
                 "e-screen",
                 f"ours as shipped on {' and '.join(SCREENED_KINDS)}: the four-block screen in "
-                f"front (ratio {pair.screen.ratio if pair.screen else '-'}), the model as "
-                "(e-split) behind it",
+                f"front (ratio {pair.screen.ratio if pair.screen else '-'}; "
+                f"{threads_by_length(pair.screen_one_thread_up_to)}, timed at load for it), "
+                f"the model behind it ({threads_by_length(pair.one_thread_up_to)})",
                 2,
                 lambda text: pair.scores(pair.encode(text)),
                 len(texts),
@@ -283,8 +284,9 @@ def split_fn(path: Path, tok: Tok, threads: int) -> tuple[Callable[[str], Any], 
 
 
 def screened_fn(model_dir: Path, screen_dir: Path) -> Classifier:
-    """The model with the screen in front, as the worker loads it (one thread up to the
-    length timed at load), tokenizing as the other rows do (no normalizer)."""
+    """The model with the screen in front, as the worker loads it (each file on one
+    thread up to its own length timed at load), tokenizing as the other rows do (no
+    normalizer)."""
     from moderation.classifier import Classifier
     from moderation.config import ClassifierSettings
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -170,3 +171,86 @@ def test_a_batch_is_read_as_its_messages_are_the_screened_rows_the_screens(
     lane = pair.second_session(1)
     assert np.array_equal(lane(abusive), alone.second_session(1)(abusive))
     assert (lane(benign) < DEFAULT_SCREEN_RATIO * model_thresholds).all()
+
+
+def _sessions_run(c: Classifier, texts: list[str]) -> list[tuple[int, str]]:
+    """(tokens, which session) for every session run while ``c`` scores ``texts``."""
+    names = {
+        id(c._screen_one_thread): "screen-1",
+        id(c._screen_session): "screen-full",
+        id(c._one_thread_session): "model-1",
+        id(None): "model-full",
+    }
+    ran: list[tuple[int, str]] = []
+    infer = c._infer
+
+    def spy(feed: dict[str, np.ndarray], session: object = None) -> np.ndarray:
+        ran.append((feed["input_ids"].shape[1], names[id(session)]))
+        return infer(feed, session)
+
+    c._infer = spy  # type: ignore[method-assign]
+    try:
+        for text in texts:
+            c.scores(c.encode(text))
+    finally:
+        del c._infer
+    return ran
+
+
+@pytest.mark.skipif(len(__import__("os").sched_getaffinity(0)) < 2, reason="needs 2 cores")
+def test_the_screen_runs_short_messages_on_one_thread_with_the_same_scores(
+    pair: Classifier,
+) -> None:
+    split = Classifier(
+        ClassifierSettings(
+            model_dir=default_model_dir(), threads=2, one_thread_up_to=24, screen_dir=SCREEN
+        )
+    )
+    assert (split.one_thread_up_to, split.screen_one_thread_up_to) == (24, 24)
+    assert (pair.one_thread_up_to, pair.screen_one_thread_up_to) == (0, 0)
+    texts = [*BENIGN, *ABUSIVE, " ".join(BENIGN * 4), " ".join(ABUSIVE * 30)]
+    for text in texts:
+        enc = split.encode(text)
+        # Same graph, same kernels: neither file's thread count moves a score.
+        assert np.array_equal(split.scores(enc), pair.scores(enc)), text
+    ran = _sessions_run(split, texts)
+    assert {s for n, s in ran if n <= 24} == {"screen-1", "model-1"}
+    assert {s for n, s in ran if n > 24} == {"screen-full", "model-full"}
+
+
+@pytest.mark.skipif(len(__import__("os").sched_getaffinity(0)) < 2, reason="needs 2 cores")
+def test_the_screen_times_its_own_one_thread_length_at_load(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The screen has fewer blocks than the model, so one thread can win for it up to
+    another length: each file is timed for itself, the model first."""
+    import logging
+
+    import moderation.classifier as classifier_module
+
+    real = replace(cpu_info(), emulated=False)
+    monkeypatch.setattr(classifier_module, "cpu_info", lambda: real)
+    timed = classifier_module.timed_one_thread_limit
+    picks = iter((0, 32))
+    timed_files: list[str] = []
+
+    def fixed(one: Any, full: Any, max_tokens: int) -> tuple[int, list[Any]]:
+        _, timings = timed(one, full, max_tokens)  # really timed, and logged
+        timed_files.append(Path(full._model_path).parent.name)
+        return next(picks), timings
+
+    monkeypatch.setattr(classifier_module, "timed_one_thread_limit", fixed)
+    with caplog.at_level(logging.INFO):
+        c = Classifier(
+            ClassifierSettings(model_dir=default_model_dir(), threads=2, screen_dir=SCREEN)
+        )
+    assert timed_files == [default_model_dir().name, SCREEN.name]
+    assert (c.one_thread_up_to, c.screen_one_thread_up_to) == (0, 32)
+    assert "screen: one inference thread against 2, timed at load: 8 tokens:" in caplog.text
+    assert "(the screen: one up to 32 tokens)" in caplog.text
+    ran = _sessions_run(c, [*ABUSIVE, " ".join(BENIGN * 4)])
+    # Short: the screen on one thread, the model (for what it does not allow) on both.
+    assert {s for n, s in ran if n <= 32} == {"screen-1", "model-full"}
+    assert {s for n, s in ran if n > 32} == {"screen-full"}
+    metrics.describe_model(c)
+    assert metrics.MODEL_INFO._value["screen_one_thread_up_to"] == "32"
