@@ -283,45 +283,37 @@ class Classifier:
         return make_session(self._model_file, 1, spinning=False)
 
     def _choose_one_thread(self, one: Any, configured: int | None) -> None:
-        """Set up to which length the one-thread session ``one`` runs messages: as
-        configured, or (None) the longest length at which it was no slower than the
-        full session when timed here and now."""
-        if configured is None:
-            limit, timings = timed_one_thread_limit(one, self._session, self.max_tokens)
-            log.info(
-                "one inference thread against %d, timed at load: %s",
-                self.threads,
-                "; ".join(t.describe() for t in timings),
-            )
-        else:
-            limit = min(configured, self.max_tokens)
-            self._warm_up(lambda e: self._infer(e.feed(), one)[0])
+        """Set up to which length the one-thread session ``one`` runs messages, and the
+        same for the screen's file, chosen for it alone: it has fewer blocks, so one
+        thread can win for it up to another length (on the Zen 4 EPYC one thread ran the
+        screen faster up to 24-32 tokens in both regimes while the model's pick wandered
+        between none and 16: docs/benchmarks.md). Configured, both take that length."""
+        limit = self._one_thread_limit(one, self._session, configured, "model")
         if limit:
             self._one_thread_session = one
             self.one_thread_up_to = limit
         if self._screen is not None:
-            self._choose_screen_one_thread(self._screen, configured)
+            screen_one = make_session(self._screen.model_file, 1, spinning=False)
+            limit = self._one_thread_limit(screen_one, self._screen_session, configured, "screen")
+            if limit:
+                self._screen_one_thread = screen_one
+                self.screen_one_thread_up_to = limit
 
-    def _choose_screen_one_thread(self, screen: Screen, configured: int | None) -> None:
-        """The same choice for the screen, made for its own file: it has fewer blocks, so
-        one thread can win up to another length than for the model (on the Zen 4 EPYC one
-        thread ran the screen faster up to 24-32 tokens in both regimes while the model's
-        pick wandered between none and 16: docs/benchmarks.md). Configured, both files
-        take the configured length."""
-        one = make_session(screen.model_file, 1, spinning=False)
+    def _one_thread_limit(self, one: Any, full: Any, configured: int | None, what: str) -> int:
+        """Up to which length the one-thread session ``one`` should run messages instead
+        of ``full`` (of the same file): as configured, or (None) the longest length at
+        which it was no slower when timed here and now (logged)."""
         if configured is None:
-            limit, timings = timed_one_thread_limit(one, self._screen_session, self.max_tokens)
+            limit, timings = timed_one_thread_limit(one, full, self.max_tokens)
             log.info(
-                "screen: one inference thread against %d, timed at load: %s",
+                "%s: one inference thread against %d, timed at load: %s",
+                what,
                 self.threads,
                 "; ".join(t.describe() for t in timings),
             )
-        else:
-            limit = min(configured, self.max_tokens)
-            warm_up(lambda e: one.run(None, e.feed()), self.max_tokens)
-        if limit:
-            self._screen_one_thread = one
-            self.screen_one_thread_up_to = limit
+            return limit
+        warm_up(lambda e: one.run(None, e.feed()), self.max_tokens)
+        return min(configured, self.max_tokens)
 
     def _load_screen(self, screen_dir: Path, ratio: float, spinning: bool) -> None:
         """Load the screen (moderation/screen.py) after checking it reads text, token

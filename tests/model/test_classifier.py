@@ -177,7 +177,7 @@ def test_one_thread_up_to_is_timed_at_load_and_logged(caplog: pytest.LogCaptureF
         assert c.one_thread_up_to == 0 and "timed at load" not in caplog.text
         return
     assert c.one_thread_up_to in (0, *lengths_up_to(64))
-    assert "one inference thread against 2, timed at load: 8 tokens:" in caplog.text
+    assert "model: one inference thread against 2, timed at load: 8 tokens:" in caplog.text
     single = Classifier(ClassifierSettings(threads=1))
     assert single.one_thread_up_to == 0  # nothing to choose between
 
