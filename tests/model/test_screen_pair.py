@@ -103,12 +103,12 @@ def test_the_stored_report_of_the_pair_measured_this_pair_and_still_holds(
     assert reports, "no eval-<cpu kind>.json beside the screen: run `moderation eval --write`"
     for kind, report in reports.items():
         assert report["model"] == pair.model_id, kind
-    report = reports.get(cpu_info().kind)
-    if report is None:
+    here = reports.get(cpu_info().kind)
+    if here is None:
         pytest.skip(f"the pair was not scored on {cpu_info().kind}")
     now = run.behaviour(pair, Policy(pair.manifest["thresholds"]))
     for name, row in now.items():
-        assert row["rate"] >= report["behaviour"][name]["rate"] - 1e-9, name
+        assert row["rate"] >= here["behaviour"][name]["rate"] - 1e-9, name
 
 
 def test_the_screen_is_on_by_default_only_where_the_pair_was_scored() -> None:
@@ -254,3 +254,18 @@ def test_the_screen_times_its_own_one_thread_length_at_load(
     assert {s for n, s in ran if n > 32} == {"screen-full"}
     metrics.describe_model(c)
     assert metrics.MODEL_INFO._value["screen_one_thread_up_to"] == "32"
+
+
+def test_bench_e2e_times_the_classifier_as_the_worker_loads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The end-to-end summary takes the model's time away from the worker's: it must be
+    the time of what the worker runs (the screen in front where it ships), and say so."""
+    from moderation.bench.e2e_report import measure_model_p50
+
+    monkeypatch.setenv("MODERATION_SCREEN_DIR", str(SCREEN))
+    p50, what = measure_model_p50()
+    assert what == "model (screen in front)"
+    assert p50 > 0
+    monkeypatch.setenv("MODERATION_SCREEN_DIR", "off")
+    assert measure_model_p50()[1] == "model"
