@@ -24,6 +24,7 @@ from moderation.commands import (
     cmd_recover_checkpoint,
     cmd_refit_heads,
     cmd_replay,
+    cmd_screen_ratio,
     cmd_send_api,
     cmd_worker,
 )
@@ -480,6 +481,26 @@ def parser() -> argparse.ArgumentParser:
     )
     ed.add_argument("--changed", action="store_true", help="only the rows that differ")
     ed.set_defaults(func=cmd_eval_diff)
+
+    sr = sub.add_parser(
+        "screen-ratio",
+        help="which ratio a screen may answer alone at, on the validation splits "
+        "(exit 1 when the configured one does not hold)",
+    )
+    sr.add_argument(
+        "screen",
+        nargs="?",
+        type=Path,
+        help="the screen's model folder (default: MODERATION_SCREEN_DIR, else the shipped one)",
+    )
+    sr.add_argument("--data", type=Path, required=True, help="the shared data folder")
+    sr.add_argument(
+        "--chat-messages",
+        type=int,
+        default=None,
+        help="read only the first N chat messages (default: all of chitchat validation)",
+    )
+    sr.set_defaults(func=cmd_screen_ratio)
 
     w = sub.add_parser("worker", help="run the moderation worker (Kafka in, verdicts out)")
     w.add_argument(

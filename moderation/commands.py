@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 EXIT_OK = 0
 EXIT_SOME_REJECTED = 1
+# `screen-ratio`: the configured screen ratio loses more of the model's nudges than allowed.
+EXIT_RATIO_FAILS = 1
 EXIT_USAGE = 2
 
 
@@ -286,6 +288,62 @@ def cmd_eval_diff(ns: argparse.Namespace) -> int:
         diff_table(load(ns.base, kind), load(ns.candidate, kind), changed_only=ns.changed)
     )
     return EXIT_OK
+
+
+def cmd_screen_ratio(ns: argparse.Namespace) -> int:
+    """Which ratio the screen may answer alone at, on the validation splits; exit 1 when
+    the configured ratio does not hold."""
+    from dataclasses import replace
+
+    from moderation.build.datasets import chitchat_utterances
+    from moderation.classifier import Classifier
+    from moderation.config import Source, classifier_settings, default_model_dir
+    from moderation.config.model import DEFAULT_SCREEN_NAME
+    from moderation.cpu import cpu_info
+    from moderation.evaluation.screen_ratio import (
+        RATIOS,
+        chosen,
+        labelled_splits,
+        measure,
+        table,
+    )
+    from moderation.policy import Policy
+
+    if not ns.data.is_dir():
+        raise ModerationError(f"--data {ns.data}: no such folder (the shared data sets)")
+    if ns.chat_messages is not None and ns.chat_messages < 1:
+        raise ModerationError(f"--chat-messages {ns.chat_messages}: give 1 or more")
+    settings = classifier_settings(Source())
+    screen_dir = ns.screen or settings.screen_dir or default_model_dir(DEFAULT_SCREEN_NAME)
+    if not screen_dir.is_dir():
+        raise ModerationError(f"{screen_dir}: no such folder (a screen's model folder)")
+    alone = replace(settings, screen_dir=None, shadow_model_dir=None)
+    model = Classifier(alone)
+    screen = Classifier(replace(alone, model_dir=screen_dir, thresholds={}))
+    policy = Policy.for_model(model.labels, model.manifest["thresholds"], settings.thresholds)
+    chat = chitchat_utterances("val")[: ns.chat_messages]
+    configured = settings.screen_ratio
+    rows = measure(
+        model,
+        policy,
+        screen,
+        labelled_splits(ns.data),
+        chat,
+        sorted({*RATIOS, configured}),
+    )
+    best = chosen(rows)
+    holds = next(row.holds for row in rows if row.ratio == configured)
+    sys.stdout.write(
+        f"model {model.model_id} at {dict(policy.thresholds)}, screen {screen.model_id} "
+        f"(CPU kind {cpu_info().kind}); of each labelled validation split, the model's "
+        f"nudges the screen would allow alone at each ratio, and the share of {len(chat)} "
+        "chat messages (chitchat validation) it would answer alone:\n\n"
+        + "\n".join(table(rows))
+        + "\n\n"
+        + (f"largest ratio that holds: {best:g}\n" if best else "no ratio holds\n")
+        + f"configured ratio {configured:g}: {'holds' if holds else 'does not hold'}\n"
+    )
+    return EXIT_OK if holds else EXIT_RATIO_FAILS
 
 
 def cmd_worker(ns: argparse.Namespace) -> int:

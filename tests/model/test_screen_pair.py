@@ -94,6 +94,31 @@ def test_every_message_the_screen_does_not_answer_is_the_models_own(
     assert metrics.SCREENED._value.get() == before
 
 
+def test_screen_ratio_counts_what_the_running_pair_answers_through_its_screen(
+    pair: Classifier, alone: Classifier, student: Classifier
+) -> None:
+    """`moderation screen-ratio` reads the model and the screen apart; what it says the
+    screen would answer alone at the configured ratio is what the pair does answer so."""
+    from moderation.evaluation.screen_ratio import measure
+
+    # Near the ratio too: "what a stupid question" sat at 0.127 of the shipped screen's
+    # thresholds (and at 0.070 of the model's, which the screen must not be read by).
+    near = ["what a stupid question", "my brother is an idiot sometimes", "i hate mondays"]
+    texts = [*BENIGN, *ABUSIVE, *near, "lmao you're crazy", "i could kill for a pizza right now"]
+    policy = Policy(alone.manifest["thresholds"])
+    (row,) = measure(alone, policy, student, {"mixed": texts}, texts, (DEFAULT_SCREEN_RATIO,))
+    screened = []
+    for text in texts:
+        before = metrics.SCREENED._value.get()
+        pair.scores(pair.encode(text))
+        screened.append(metrics.SCREENED._value.get() - before == 1)
+    nudged = [policy.decide(alone.classify(t).scores) == "nudge" for t in texts]
+    assert row.answered_alone == sum(screened) / len(texts)
+    lost = sum(s and n for s, n in zip(screened, nudged, strict=True))
+    assert row.lost["mixed"] == (lost, sum(nudged))
+    assert sum(screened) >= len(BENIGN) and sum(nudged) >= len(ABUSIVE)
+
+
 def test_the_stored_report_of_the_pair_measured_this_pair_and_still_holds(
     pair: Classifier,
 ) -> None:
