@@ -107,3 +107,28 @@ def test_eval_without_data_says_what_it_needs_before_loading_the_model(tmp_path:
         assert stored.returncode == 2, extra
         assert b"--validation-only prints the splits a build may be picked by" in stored.stderr
         assert b"loaded" not in stored.stderr
+
+
+def test_screen_ratio_refuses_bad_arguments_before_loading_a_model(tmp_path: Path) -> None:
+    base = [sys.executable, "-m", "moderation.cli", "screen-ratio"]
+    absent = subprocess.run(
+        [*base, "--data", str(tmp_path / "absent")], capture_output=True, timeout=120, check=False
+    )
+    assert absent.returncode == 2
+    assert b"absent: no such folder (the shared data sets)" in absent.stderr
+    assert b"loaded" not in absent.stderr
+    none = subprocess.run(
+        [*base, "--data", str(tmp_path), "--chat-messages", "0"],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert none.returncode == 2 and b"--chat-messages 0: give 1 or more" in none.stderr
+    screen = subprocess.run(
+        [*base, str(tmp_path / "no-screen"), "--data", str(tmp_path)],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert screen.returncode == 2
+    assert b"no-screen: no such folder (a screen's model folder)" in screen.stderr
