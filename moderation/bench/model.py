@@ -244,7 +244,8 @@ def measure_family(
             pair = screened_fn(onnx_dir, screen_dir)
             add(
                 "e-screen",
-                f"ours as shipped on {' and '.join(SCREENED_KINDS)}: the four-block screen in "
+                f"ours as shipped on {' and '.join(SCREENED_KINDS)}: the "
+                f"{screen_blocks(pair)}-block screen in "
                 f"front (ratio {pair.screen.ratio if pair.screen else '-'}; "
                 f"{threads_by_length(pair.screen_one_thread_up_to)}, timed at load for it), "
                 f"the model behind it ({threads_by_length(pair.one_thread_up_to)})",
@@ -281,6 +282,11 @@ def split_fn(path: Path, tok: Tok, threads: int) -> tuple[Callable[[str], Any], 
         return sess.run(["logits"], {"input_ids": ids, "attention_mask": np.ones_like(ids)})
 
     return run, limit
+
+
+def screen_blocks(pair: Classifier) -> str:
+    """How many blocks the pair's screen has, from its manifest ("?" without one)."""
+    return str(pair.screen.manifest.get("layers", "?")) if pair.screen else "?"
 
 
 def screened_fn(model_dir: Path, screen_dir: Path) -> Classifier:
