@@ -295,7 +295,6 @@ def cmd_screen_ratio(ns: argparse.Namespace) -> int:
     the configured ratio does not hold."""
     from dataclasses import replace
 
-    from moderation.build.datasets import chitchat_utterances
     from moderation.classifier import Classifier
     from moderation.config import Source, classifier_settings, default_model_dir
     from moderation.config.model import DEFAULT_SCREEN_NAME
@@ -303,9 +302,9 @@ def cmd_screen_ratio(ns: argparse.Namespace) -> int:
     from moderation.evaluation.screen_ratio import (
         RATIOS,
         chosen,
-        labelled_splits,
         measure,
         table,
+        validation_texts,
     )
     from moderation.policy import Policy
 
@@ -321,16 +320,10 @@ def cmd_screen_ratio(ns: argparse.Namespace) -> int:
     model = Classifier(alone)
     screen = Classifier(replace(alone, model_dir=screen_dir, thresholds={}))
     policy = Policy.for_model(model.labels, model.manifest["thresholds"], settings.thresholds)
-    chat = chitchat_utterances("val")[: ns.chat_messages]
+    labelled, chat = validation_texts(ns.data)
+    chat = chat[: ns.chat_messages]
     configured = settings.screen_ratio
-    rows = measure(
-        model,
-        policy,
-        screen,
-        labelled_splits(ns.data),
-        chat,
-        sorted({*RATIOS, configured}),
-    )
+    rows = measure(model, policy, screen, labelled, chat, sorted({*RATIOS, configured}))
     best = chosen(rows)
     holds = next(row.holds for row in rows if row.ratio == configured)
     sys.stdout.write(

@@ -421,7 +421,7 @@ def training_set(
 
 
 def validation_sets(
-    data_dir: Path, chitchat_limit: int, seed: int, sets: TrainingSets = NO_EXTRA_SETS
+    data_dir: Path, chitchat_limit: int | None, seed: int, sets: TrainingSets = NO_EXTRA_SETS
 ) -> dict[str, list[Example]]:
     """Validation splits by name: used for model selection, thresholds and the card.
     The templates' split holds the held-out fifth of the template sets ``sets`` names,

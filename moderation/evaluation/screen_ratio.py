@@ -124,13 +124,15 @@ def table(rows: Sequence[RatioRow]) -> list[str]:
     return lines
 
 
-def labelled_splits(data_dir: Path) -> dict[str, list[str]]:
+def validation_texts(data_dir: Path) -> tuple[dict[str, list[str]], list[str]]:
     """The texts of every labelled validation split (the splits thresholds are chosen on,
-    ``datasets.validation_sets``, but the templates' and chat's)."""
+    ``datasets.validation_sets``, but the templates'), and chitchat validation's, all of
+    it, in the pool's order: one read of each file."""
     from moderation.build import datasets
 
-    sets = datasets.validation_sets(data_dir, chitchat_limit=1, seed=0)
-    return {name: [e.text for e in sets[name]] for name in LABELLED_SPLITS}
+    sets = datasets.validation_sets(data_dir, chitchat_limit=None, seed=0)
+    labelled = {name: [e.text for e in sets[name]] for name in LABELLED_SPLITS}
+    return labelled, [e.text for e in sets["chitchat"]]
 
 
 def measure(
