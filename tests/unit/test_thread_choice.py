@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 import pytest
 
-from moderation.thread_choice import LengthTiming, lengths_up_to, limit_from, measure
+from moderation.thread_choice import LENGTHS, LengthTiming, lengths_up_to, limit_from, measure
 
 
 def _t(tokens: int, one: float, full: float, one_paused: float, full_paused: float) -> LengthTiming:
@@ -83,3 +83,37 @@ def test_measure_interleaves_the_two_sessions() -> None:
     measure(m.session("one"), m.session("full"), 8, rounds=3, clock=m.clock, sleep=m.sleep)
     names = [n for n, _, _ in m.calls]
     assert names == ["one", "full"] * 6
+
+
+def test_a_loss_is_timed_again_before_it_stops_the_timing() -> None:
+    # One thread wins at every length but 128, yet a burst on the machine slows the
+    # first six one-thread runs of each regime at 16 tokens: nine runs alone call that
+    # a loss, eighteen do not.
+    slow_left = {"n": 6 * 2}
+
+    def cost(name: str, tokens: int, paused: bool) -> float:
+        if name == "one" and tokens == 16 and slow_left["n"] > 0:
+            slow_left["n"] -= 1
+            return 5e-3
+        if tokens == 128:
+            return 2e-3 if name == "one" else 1e-3
+        return 1e-3 if name == "one" else 1.3e-3
+
+    unconfirmed = _Machine(cost)
+    timings = measure(
+        unconfirmed.session("one"),
+        unconfirmed.session("full"),
+        128,
+        confirm=False,
+        clock=unconfirmed.clock,
+        sleep=unconfirmed.sleep,
+    )
+    assert limit_from(timings) == 8
+
+    slow_left["n"] = 6 * 2
+    m = _Machine(cost)
+    timings = measure(m.session("one"), m.session("full"), 128, clock=m.clock, sleep=m.sleep)
+    assert limit_from(timings) == 96  # 16 judged on eighteen runs a regime, six slow
+    assert timings[-1].tokens == 128  # a true loss still stops it, confirmed
+    runs_at = {n: sum(1 for name, t, _ in m.calls if name == "one" and t == n) for n in LENGTHS}
+    assert runs_at == {8: 18, 16: 36, 32: 18, 64: 18, 96: 18, 128: 36}
