@@ -224,6 +224,15 @@ def parser() -> argparse.ArgumentParser:
         "(default: 0, the fine-tune alone; docs/model.md, rule 73)",
     )
     b.add_argument(
+        "--ema-decay",
+        type=float,
+        default=None,
+        metavar="D",
+        help="export an exponential moving average of the trained weights, updated after "
+        "every step with decay D, instead of the last weights (default: 0, off; "
+        "docs/model.md, rule 101)",
+    )
+    b.add_argument(
         "--offensive-repeat",
         type=int,
         default=None,

@@ -138,6 +138,7 @@ _BUILD_SETTING_FLAGS = (
     "distil_transfer",
     "distil_skip_sources",
     "keep_start_share",
+    "ema_decay",
 )
 
 

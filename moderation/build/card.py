@@ -39,6 +39,7 @@ SETTING_FLAGS = {
     "distil_transfer": "--distil-transfer",
     "distil_skip_sources": "--distil-skip-sources",
     "keep_start_share": "--keep-start-share",
+    "ema_decay": "--ema-decay",
 }
 
 
@@ -47,6 +48,17 @@ def _layer_decay(settings: dict[str, Any]) -> str:
     if decay == 1.0:
         return ""
     return f" at the top encoder block, times {decay} per block below (the head at the top rate)"
+
+
+def _moving_average(settings: dict[str, Any]) -> str:
+    decay = settings.get("ema_decay", 0.0)
+    if not decay:
+        return ""
+    return (
+        f" The exported weights are an exponential moving average of the trained ones, updated"
+        f" after every step with decay {decay:g} (docs/model.md, rule 101); the table's"
+        " figures are the trained weights', the average's beside them."
+    )
 
 
 def _linear_probe(settings: dict[str, Any]) -> str:
@@ -327,7 +339,7 @@ def write_card(
         f"{s['learning_rate']}{_layer_decay(s)}, weight decay {s['weight_decay']}, linear "
         f"schedule with {_pct(s['warmup_fraction'])} warm-up; word embeddings frozen: "
         f"{s['freeze_word_embeddings']}; {s['threads']} CPU threads."
-        f"{_linear_probe(s)}{_dropout(s)}{_period_toggle(s)}{_typo_copies(s)}{_leading_mentions(s)}{_glued_symbols(s)}{_inserted_mentions(s)}",
+        f"{_moving_average(s)}{_linear_probe(s)}{_dropout(s)}{_period_toggle(s)}{_typo_copies(s)}{_leading_mentions(s)}{_glued_symbols(s)}{_inserted_mentions(s)}",
         "",
         "Training examples by source: "
         + ", ".join(f"{k} {v:,}" for k, v in training["train_sources"].items())
@@ -338,7 +350,13 @@ def write_card(
         "| epoch | TweetEval offensive val macro-F1 (fp32, best threshold) | seconds |",
         "|---|---|---|",
         *[
-            f"| {h['epoch']} | {h['offensive_val_macro_f1']:.4f} | {h['seconds']:.0f} |"
+            f"| {h['epoch']} | {h['offensive_val_macro_f1']:.4f}"
+            + (
+                f" (moving average {h['ema_offensive_val_macro_f1']:.4f})"
+                if "ema_offensive_val_macro_f1" in h
+                else ""
+            )
+            + f" | {h['seconds']:.0f} |"
             for h in training["history"]
         ],
         "",

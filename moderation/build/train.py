@@ -16,6 +16,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -98,6 +99,7 @@ _LIMITS: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("distil_hidden", lambda x: x >= 0, "give 0 (off) or more"),
     ("distil_transfer", _share, "give a share in [0, 1]"),
     ("keep_start_share", lambda x: 0.0 <= x < 1.0, "give a share in [0, 1)"),
+    ("ema_decay", lambda x: 0.0 <= x < 1.0, "give a decay in [0, 1) (0: off)"),
 )
 
 
@@ -256,6 +258,12 @@ class TrainSettings:
     # the checkpoint the build exports, the rest the fine-tune's (WiSE-FT's interpolation
     # along the path from start to fine-tune; rule 73). 0: the fine-tune alone.
     keep_start_share: float = 0.0
+    # Export an exponential moving average of the trained weights instead of the last
+    # ones: updated after every optimizer step, ``decay`` times itself plus ``1 - decay``
+    # times the weights (rule 101). It draws no random number, so the run's own path is
+    # the one it would take without it; the trained weights are saved as before
+    # (``epoch-N``), the average beside them (``ema-N``). 0: off.
+    ema_decay: float = 0.0
 
     def __post_init__(self) -> None:
         # Refused where the settings are made, not hours into a build that reads them.
@@ -287,6 +295,31 @@ class TrainSettings:
     def sets(self) -> datasets.TrainingSets:
         """The optional training sets these settings name."""
         return datasets.TrainingSets(**{name: getattr(self, name) for name in TRAINING_SET_FLAGS})
+
+
+def ema_update(average: list[torch.Tensor], current: list[torch.Tensor], decay: float) -> None:
+    """``average`` becomes ``decay * average + (1 - decay) * current``, tensor by tensor,
+    in place (the moving average of rule 101)."""
+    for a, c in zip(average, current, strict=True):
+        a.mul_(decay).add_(c.detach(), alpha=1.0 - decay)
+
+
+@contextmanager
+def swapped_in(params: list[torch.Tensor], other: list[torch.Tensor]) -> Iterator[None]:
+    """Within the block the parameters hold ``other``'s values, and ``other`` theirs;
+    after it, both as before, bit for bit (the storage is exchanged, not copied)."""
+    for p, o in zip(params, other, strict=True):
+        p.data, o.data = o.data, p.data
+    try:
+        yield
+    finally:
+        for p, o in zip(params, other, strict=True):
+            p.data, o.data = o.data, p.data
+
+
+def ema_dir(out_dir: Path, epoch: int) -> Path:
+    """Where the moving average of the weights after ``epoch`` is saved."""
+    return out_dir / f"ema-{epoch}"
 
 
 def student_block_list(text: str) -> tuple[int, ...]:
@@ -709,6 +742,8 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     sched = warmup(optim, int(total * settings.warmup_fraction), total)
     lengths = [len(x) for x in train_ids]
     history = []
+    every = list(model.parameters())
+    average = [p.detach().clone() for p in every] if settings.ema_decay else []
     log.info("training on %d examples, %d steps", len(train_set), total)
     for epoch in range(settings.epochs):
         model.train()
@@ -739,6 +774,8 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             torch.nn.utils.clip_grad_norm_(params, 1.0)
             optim.step()
             sched.step()
+            if average:
+                ema_update(average, every, settings.ema_decay)
             running += float(loss.detach())
             if step % 200 == 199:
                 log.info(
@@ -757,6 +794,13 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         log.info("epoch %d: offensive val macro-F1 %.4f (%.0f s)", epoch + 1, f1, elapsed)
         model.save_pretrained(out_dir / f"epoch-{epoch + 1}")
         tokenizer.save_pretrained(out_dir / f"epoch-{epoch + 1}")
+        if average:
+            with swapped_in(every, average):
+                ema_f1 = offensive_macro_f1(predict_scores(model, val_ids, pad_id), val_off)
+                model.save_pretrained(ema_dir(out_dir, epoch + 1))
+                tokenizer.save_pretrained(ema_dir(out_dir, epoch + 1))
+            history[-1]["ema_offensive_val_macro_f1"] = ema_f1
+            log.info("epoch %d: the moving average's offensive val F1 %.4f", epoch + 1, ema_f1)
     (out_dir / "training.json").write_text(
         json.dumps(
             {
@@ -789,13 +833,17 @@ def keep_epoch(out_dir: Path, keep: Keep) -> Path:
 
     Training calls it once its epochs are saved; ``build-model --skip-training`` calls it
     again, so that another ``--keep`` re-picks among the saved epochs without training.
+    A run with a moving average (``ema_decay``) exports the average after that epoch.
     """
     record_path = out_dir / "training.json"
     record = json.loads(record_path.read_text())
     history = record["history"]
     epoch = kept_epoch(history, keep)
     (chosen,) = [h for h in history if h["epoch"] == epoch]
-    source = out_dir / f"epoch-{epoch}"
+    # With a moving average (rule 101) the epoch is chosen as ever, by its trained
+    # weights' figures, and the average after it is what the build exports.
+    averaged = bool(record.get("settings", {}).get("ema_decay"))
+    source = ema_dir(out_dir, epoch) if averaged else out_dir / f"epoch-{epoch}"
     if not (source / "config.json").is_file():
         raise FileNotFoundError(f"{source}: epoch {epoch} was not saved; train it again")
     best_dir = out_dir / "best"
@@ -812,6 +860,7 @@ def keep_epoch(out_dir: Path, keep: Keep) -> Path:
     record.update(
         kept_epoch=epoch,
         kept_by=keep,
+        kept_weights="moving average" if averaged else "trained",
         kept_offensive_val_macro_f1=chosen["offensive_val_macro_f1"],
     )
     record_path.write_text(json.dumps(record, indent=2))
