@@ -742,8 +742,8 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
     sched = warmup(optim, int(total * settings.warmup_fraction), total)
     lengths = [len(x) for x in train_ids]
     history = []
-    every = list(model.parameters())
-    average = [p.detach().clone() for p in every] if settings.ema_decay else []
+    # The frozen weights (the word embeddings) are their own average: only the trained.
+    average = [p.detach().clone() for p in params] if settings.ema_decay else []
     log.info("training on %d examples, %d steps", len(train_set), total)
     for epoch in range(settings.epochs):
         model.train()
@@ -775,7 +775,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
             optim.step()
             sched.step()
             if average:
-                ema_update(average, every, settings.ema_decay)
+                ema_update(average, params, settings.ema_decay)
             running += float(loss.detach())
             if step % 200 == 199:
                 log.info(
@@ -795,7 +795,7 @@ def train(data_dir: Path, out_dir: Path, settings: TrainSettings) -> Path:
         model.save_pretrained(out_dir / f"epoch-{epoch + 1}")
         tokenizer.save_pretrained(out_dir / f"epoch-{epoch + 1}")
         if average:
-            with swapped_in(every, average):
+            with swapped_in(params, average):
                 ema_f1 = offensive_macro_f1(predict_scores(model, val_ids, pad_id), val_off)
                 model.save_pretrained(ema_dir(out_dir, epoch + 1))
                 tokenizer.save_pretrained(ema_dir(out_dir, epoch + 1))
