@@ -10,6 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="needs the `train` extra (torch)")
 
+from moderation.build import datasets  # noqa: E402
 from moderation.build.train import (  # noqa: E402
     TrainSettings,
     ema_dir,
@@ -18,8 +19,6 @@ from moderation.build.train import (  # noqa: E402
     swapped_in,
     train,
 )
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
 def test_each_update_moves_the_average_a_share_of_the_way() -> None:
@@ -70,17 +69,25 @@ def test_the_kept_epoch_exports_its_average_when_the_run_kept_one(tmp_path: Path
     assert json.loads((best / "config.json").read_text())["marker"] == "trained 2"
 
 
+def _small_set(*_: object) -> list[datasets.Example]:
+    """A few labelled lines in place of the data folder's: the loop is what is tested."""
+    lines = [("you are a worthless idiot", 1), ("see you at the game tonight", 0)] * 24
+    return [datasets.Example(t, (y, -1, -1, -1), "tweeteval-offensive") for t, y in lines]
+
+
 @pytest.mark.train
-@pytest.mark.slow
 @pytest.mark.timeout(600)
-@pytest.mark.skipif(not DATA.is_dir(), reason=f"no shared data at {DATA}")
-def test_a_run_keeping_an_average_trains_exactly_as_one_without(tmp_path: Path) -> None:
+def test_a_run_keeping_an_average_trains_exactly_as_one_without(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from safetensors.torch import load_file
 
-    plain = TrainSettings(epochs=1, max_steps=4, chitchat_train=300)
-    averaged = TrainSettings(epochs=1, max_steps=4, chitchat_train=300, ema_decay=0.5)
-    train(DATA, tmp_path / "plain", plain)
-    best = train(DATA, tmp_path / "averaged", averaged)
+    monkeypatch.setattr(datasets, "training_set", _small_set)
+    monkeypatch.setattr(datasets, "tweeteval", _small_set)
+    plain = TrainSettings(epochs=1, max_steps=4, batch_size=8)
+    averaged = TrainSettings(epochs=1, max_steps=4, batch_size=8, ema_decay=0.5)
+    train(tmp_path / "no-data", tmp_path / "plain", plain)
+    best = train(tmp_path / "no-data", tmp_path / "averaged", averaged)
     trained = load_file(tmp_path / "plain" / "epoch-1" / "model.safetensors")
     beside = load_file(tmp_path / "averaged" / "epoch-1" / "model.safetensors")
     average = load_file(tmp_path / "averaged" / "ema-1" / "model.safetensors")
@@ -90,8 +97,8 @@ def test_a_run_keeping_an_average_trains_exactly_as_one_without(tmp_path: Path) 
     # The average lags the trained weights wherever training moved them.
     moved = [k for k in trained if not torch.equal(trained[k], average[k])]
     assert moved and "distilbert.embeddings.word_embeddings.weight" not in moved
-    assert load_file(best / "model.safetensors").keys() == average.keys()
-    assert all(torch.equal(load_file(best / "model.safetensors")[k], average[k]) for k in average)
+    exported = load_file(best / "model.safetensors")
+    assert all(torch.equal(exported[k], average[k]) for k in average)
     report = json.loads((tmp_path / "averaged" / "training.json").read_text())
     assert report["kept_weights"] == "moving average"
     assert 0.0 <= report["history"][0]["ema_offensive_val_macro_f1"] <= 1.0
