@@ -30,6 +30,7 @@ from moderation.normalize import (
 )
 from moderation.screen import Screen, screen_id
 from moderation.thread_choice import LengthTiming, limit_from, measure
+from moderation.wordpiece import AsciiWordPiece
 
 log = logging.getLogger(__name__)
 
@@ -206,9 +207,17 @@ class Classifier:
         self._prefix_chars = self.max_tokens * PREFIX_CHARS_PER_TOKEN
         self._softmax = self.manifest.get("problem_type") == "single_label_classification"
         try:
-            self._tokenizer = Tokenizer.from_file(str(model_dir / TOKENIZER_FILE))
+            tokenizer_json = (model_dir / TOKENIZER_FILE).read_text(encoding="utf-8")
+            self._tokenizer = Tokenizer.from_str(tokenizer_json)
         except Exception as exc:
             raise ModelLoadError(f"{model_dir}: tokenizer.json unreadable: {exc}") from exc
+        # Printable-ASCII text read in Python, id for id the library's (moderation/
+        # wordpiece.py); None when off or when the file's pipeline is not BERT's.
+        self._wordpiece = (
+            AsciiWordPiece.from_config(json.loads(tokenizer_json), self.max_tokens)
+            if settings.ascii_wordpiece
+            else None
+        )
         # Evasive spellings undone before tokenizing (moderation/normalize.py).
         self._normalize = (
             Normalizer(
@@ -254,7 +263,8 @@ class Classifier:
         if one is not None:
             self._choose_one_thread(one, settings.one_thread_up_to)
         log.info(
-            "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s",
+            "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
+            "ASCII tokenized %s",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -266,6 +276,7 @@ class Classifier:
             else "",
             self.max_tokens,
             settings.spinning,
+            "in Python" if self._wordpiece is not None else "by the library",
         )
 
     def _one_thread_candidate(self, configured: int | None) -> Any:
@@ -366,13 +377,26 @@ class Classifier:
             return quick
         if self._normalize is not None:
             text = self._normalize(text)
-        enc = self._tokenizer.encode(text)
-        ids = np.asarray(enc.ids, dtype=np.int64)
+        ids, overflowing = self._token_ids(text)
         if ids.shape[0] <= _SPECIAL_TOKENS:
             raise EmptyTextError(
                 "text is empty or holds only whitespace, control or zero-width characters"
             )
-        return Encoded(ids, cut or bool(enc.overflowing))
+        return Encoded(ids, cut or overflowing)
+
+    @property
+    def ascii_wordpiece(self) -> bool:
+        """Whether printable-ASCII text is tokenized by moderation/wordpiece.py."""
+        return self._wordpiece is not None
+
+    def _token_ids(self, text: str) -> tuple[np.ndarray, bool]:
+        """``[CLS]`` + ids + ``[SEP]`` (at most ``max_tokens``), and whether the text
+        was cut to fit: in Python for printable ASCII, else by the library."""
+        quick = self._wordpiece.encode(text) if self._wordpiece is not None else None
+        if quick is not None:
+            return np.array(quick[0], dtype=np.int64), quick[1]
+        enc = self._tokenizer.encode(text)
+        return np.asarray(enc.ids, dtype=np.int64), bool(enc.overflowing)
 
     def _encode_prefix(self, text: str) -> Encoded | None:
         """The whole message's encoding, read from a prefix; None when unsure.
@@ -408,10 +432,10 @@ class Classifier:
         prefix = text[:end]
         if self._normalize is not None:
             prefix = self._normalize(prefix, whole=text)
-        enc = self._tokenizer.encode(prefix)
-        if not enc.overflowing:
+        ids, overflowing = self._token_ids(prefix)
+        if not overflowing:
             return None
-        return Encoded(np.asarray(enc.ids, dtype=np.int64), True)
+        return Encoded(ids, True)
 
     def _activate(self, logits: np.ndarray) -> np.ndarray:
         if self._softmax:

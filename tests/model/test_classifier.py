@@ -383,6 +383,33 @@ def test_a_long_message_read_from_its_prefix_has_the_whole_messages_tokens(
     assert taken > len(texts) // 2, (taken, len(texts))
 
 
+def test_ascii_text_tokenized_in_python_gets_the_librarys_tokens(classifier: Classifier) -> None:
+    from dataclasses import replace
+
+    from moderation.bench.model import chat_messages
+    from moderation.evaluation.evasions import EVASIONS, evade
+
+    library = Classifier(replace(ClassifierSettings(threads=1), ascii_wordpiece=False))
+    assert classifier.ascii_wordpiece and not library.ascii_wordpiece
+    chat = chat_messages(300, 0.1, 4)
+    texts = chat + _long_texts() + _TRICKY
+    texts += [evade(t, kind, i) for i, t in enumerate(chat[:40]) for kind in EVASIONS]
+
+    def read(clf: Classifier, text: str) -> tuple[list[int], bool] | None:
+        try:
+            enc = clf.encode(text)
+        except EmptyTextError:
+            return None
+        return enc.ids.tolist(), enc.truncated
+
+    for text in texts:
+        assert read(classifier, text) == read(library, text), text[:80]
+    # Most of them take the Python path (else this compares the library to itself).
+    assert classifier._wordpiece is not None
+    taken = sum(classifier._wordpiece.encode(t) is not None for t in chat)
+    assert taken > len(chat) * 0.9, (taken, len(chat))
+
+
 def _trained_with(tmp_path: Path, normalizer: dict[str, str]) -> Classifier:
     """The shipped model's files, with a manifest saying it was trained with the
     normalizer options given (``--drop-leading-mentions``, ``--space-glued-symbols``)."""

@@ -43,6 +43,16 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
     assert classifier_settings(Source(env)).huge_pages is expected
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"), [(None, True), ("1", True), ("off", False), ("0", False)]
+)
+def test_ascii_text_is_tokenized_in_python_unless_turned_off(
+    raw: str | None, expected: bool
+) -> None:
+    env = {} if raw is None else {"MODERATION_ASCII_WORDPIECE": raw}
+    assert classifier_settings(Source(env)).ascii_wordpiece is expected
+
+
 def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
     cfg = tmp_path / "m.toml"
     cfg.write_text("one_thread_up_to = 32\n")
@@ -58,6 +68,7 @@ def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
         ({"MODERATION_MAX_TOKENS": "100000"}, "MODERATION_MAX_TOKENS=100000"),
         ({"MODERATION_SPINNING": "maybe"}, "expected true or false"),
         ({"MODERATION_HUGE_PAGES": "2mb"}, "MODERATION_HUGE_PAGES='2mb': expected true or false"),
+        ({"MODERATION_ASCII_WORDPIECE": "py"}, "ASCII_WORDPIECE='py': expected true or false"),
         ({"MODERATION_SPIN_US": "-5"}, "MODERATION_SPIN_US=-5: expected 0..1000000"),
         ({"MODERATION_ONE_THREAD_UP_TO": "short"}, "expected auto or a token count"),
         ({"MODERATION_ONE_THREAD_UP_TO": "-1"}, "ONE_THREAD_UP_TO=-1: expected auto or 0..512"),
