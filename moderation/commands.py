@@ -374,6 +374,7 @@ BENCH_SUITES = {
     "spin": "spin",
     "amx": "amx",
     "hugepages": "hugepages",
+    "tokenizer": "tokenizer",
 }
 
 

@@ -1,7 +1,8 @@
 """Settings fixed at process start, compared in alternating child processes.
 
 Some settings cannot be switched inside one process: whether the kernel grants AMX
-tiles (`bench amx`), whether the weights sit on huge pages (`bench hugepages`). Each
+tiles (`bench amx`), whether the weights sit on huge pages (`bench hugepages`), which
+code tokenizes ASCII text (`bench tokenizer`). Each
 round starts one child process per arm, their order flipped every round, and each
 child times the shipped classifier as the worker runs it: chat messages back to back
 and after a pause (tokenization included), and fixed lengths (model only). Every arm
@@ -140,6 +141,8 @@ def child(plan: Plan) -> dict[str, Any]:
         "screen_one_thread_up_to": clf.screen_one_thread_up_to,
         "huge_pages": clf.huge_pages is not None,
         "huge_bytes": huge_bytes(),
+        "ascii_wordpiece": clf.ascii_wordpiece,
+        "screened": clf.screen is not None,
     }
 
 
