@@ -359,11 +359,13 @@ class Classifier:
         By default the model's own session, screen or no screen."""
         warm_up(scores or (lambda e: self._infer(e.feed())), self.max_tokens)
 
-    def encode(self, text: str, *, from_prefix: bool = True) -> Encoded:
+    def encode(self, text: str, *, from_prefix: bool = True, python_ascii: bool = True) -> Encoded:
         """Tokenize once: ids for the model (and, later, for the cache key).
 
         ``from_prefix=False`` reads a long message whole even where a prefix would give
         the same tokens (for the benchmark and the test that compare the two).
+        ``python_ascii=False`` tokenizes ASCII text with the library too, as when
+        ``ascii_wordpiece`` is off (for the benchmark that compares the two).
 
         Raises EmptyTextError when nothing but whitespace, control or zero-width
         characters is left after normalisation.
@@ -372,12 +374,12 @@ class Classifier:
         if cut:
             text = text[: self._max_chars]
         text = sanitize(text)
-        quick = self._encode_prefix(text) if from_prefix else None
+        quick = self._encode_prefix(text, python_ascii) if from_prefix else None
         if quick is not None:
             return quick
         if self._normalize is not None:
             text = self._normalize(text)
-        ids, overflowing = self._token_ids(text)
+        ids, overflowing = self._token_ids(text, python_ascii)
         if ids.shape[0] <= _SPECIAL_TOKENS:
             raise EmptyTextError(
                 "text is empty or holds only whitespace, control or zero-width characters"
@@ -389,16 +391,17 @@ class Classifier:
         """Whether printable-ASCII text is tokenized by moderation/wordpiece.py."""
         return self._wordpiece is not None
 
-    def _token_ids(self, text: str) -> tuple[np.ndarray, bool]:
+    def _token_ids(self, text: str, python_ascii: bool = True) -> tuple[np.ndarray, bool]:
         """``[CLS]`` + ids + ``[SEP]`` (at most ``max_tokens``), and whether the text
         was cut to fit: in Python for printable ASCII, else by the library."""
-        quick = self._wordpiece.encode(text) if self._wordpiece is not None else None
+        wordpiece = self._wordpiece if python_ascii else None
+        quick = wordpiece.encode(text) if wordpiece is not None else None
         if quick is not None:
             return np.array(quick[0], dtype=np.int64), quick[1]
         enc = self._tokenizer.encode(text)
         return np.asarray(enc.ids, dtype=np.int64), bool(enc.overflowing)
 
-    def _encode_prefix(self, text: str) -> Encoded | None:
+    def _encode_prefix(self, text: str, python_ascii: bool = True) -> Encoded | None:
         """The whole message's encoding, read from a prefix; None when unsure.
 
         A long paste costs milliseconds to normalize and tokenize whole, only for all
@@ -432,7 +435,7 @@ class Classifier:
         prefix = text[:end]
         if self._normalize is not None:
             prefix = self._normalize(prefix, whole=text)
-        ids, overflowing = self._token_ids(prefix)
+        ids, overflowing = self._token_ids(prefix, python_ascii)
         if not overflowing:
             return None
         return Encoded(ids, True)

@@ -253,6 +253,14 @@ def measure_family(
                 lambda text: pair.scores(pair.encode(text)),
                 len(texts),
             )
+            add(
+                "e-screen-lib",
+                "(e-screen), but every message tokenized by the tokenizers library (ASCII "
+                "too, as until 2026-12-06)",
+                2,
+                lambda text: pair.scores(pair.encode(text, python_ascii=False)),
+                len(texts),
+            )
         log.info("%s: %d rows, %d rounds", name, len(variants), rounds)
         seconds = time_rounds(variants, texts, warmup, rounds)
     return [row_of(v, seconds[v.key]) for v in variants]

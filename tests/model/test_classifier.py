@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -395,19 +396,40 @@ def test_ascii_text_tokenized_in_python_gets_the_librarys_tokens(classifier: Cla
     texts = chat + _long_texts() + _TRICKY
     texts += [evade(t, kind, i) for i, t in enumerate(chat[:40]) for kind in EVASIONS]
 
-    def read(clf: Classifier, text: str) -> tuple[list[int], bool] | None:
+    def read(clf: Classifier, text: str, python_ascii: bool = True) -> Any:
         try:
-            enc = clf.encode(text)
+            enc = clf.encode(text, python_ascii=python_ascii)
         except EmptyTextError:
             return None
         return enc.ids.tolist(), enc.truncated
 
     for text in texts:
-        assert read(classifier, text) == read(library, text), text[:80]
+        theirs = read(library, text)
+        assert read(classifier, text) == theirs, text[:80]
+        assert read(classifier, text, python_ascii=False) == theirs, text[:80]
     # Most of them take the Python path (else this compares the library to itself).
     assert classifier._wordpiece is not None
     taken = sum(classifier._wordpiece.encode(t) is not None for t in chat)
     assert taken > len(chat) * 0.9, (taken, len(chat))
+
+
+def test_the_benchmarks_library_path_skips_the_python_wordpiece(
+    classifier: Classifier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wordpiece = classifier._wordpiece
+    assert wordpiece is not None
+    seen: list[str] = []
+    real = wordpiece.encode
+
+    def spy(text: str) -> tuple[list[int], bool] | None:
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(wordpiece, "encode", spy)
+    library = classifier.encode("hello there", python_ascii=False)
+    assert seen == []
+    assert np.array_equal(classifier.encode("hello there").ids, library.ids)
+    assert seen == ["hello there"]
 
 
 def _trained_with(tmp_path: Path, normalizer: dict[str, str]) -> Classifier:
