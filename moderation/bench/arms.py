@@ -93,6 +93,27 @@ def report(ns: argparse.Namespace, name: str, table: str, note: str, results: An
         write_docs_section(Path(ns.docs), f"bench-{name}", body)
 
 
+def conclude(
+    ns: argparse.Namespace,
+    name: str,
+    table: str,
+    results: dict[str, Any],
+    timed: str,
+    more: str = "",
+) -> int:
+    """Print and file the table with its note: ``timed`` (what each child timed), the
+    rounds, ``more`` (a sentence or two of the A/B's own), and whether every arm gave
+    the same scores; the exit status is 0 only if they did."""
+    same = bool(results["scores_identical"])
+    note = (
+        f"{timed}; {ns.rounds} rounds of one child process per arm, their order flipped "
+        f"every round.{' ' + more if more else ''} Scores of the two arms "
+        + ("identical bit for bit." if same else "DIFFER (see the JSON).")
+    )
+    report(ns, name, table, note, results)
+    return 0 if same else 1
+
+
 def child(plan: Plan) -> dict[str, Any]:
     """Time this process's shipped classifier; what the parent reads from stdout."""
     from moderation.bench.model import chat_messages

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from moderation.bench.arms import Arm, child, compare, parser, plan_of, report, rounds
+from moderation.bench.arms import Arm, child, compare, conclude, parser, plan_of, rounds
 from moderation.hugepages import thp_mode
 
 ARMS = (
@@ -43,22 +43,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     runs = rounds("moderation.bench.hugepages", ARMS, plan, ns.rounds, _check)
     table, results = compare(runs, ARMS[1].name, "sessions' memory on", "4 KB")
-    same = results["scores_identical"]
     huge = {arm.name: max(r["huge_bytes"] for r in runs[arm.name]) / 2**20 for arm in ARMS}
-    note = (
+    timed = (
         f"Transparent huge pages: `{mode}`. "
         f"{ns.messages} held-out chat messages per round back to back, then the first "
         f"{ns.paused} again each after a {ns.pause_ms:g} ms pause (tokenization included), "
         f"and {ns.repeats} runs at each fixed length (model only); the classifier as "
-        f"shipped (its one-thread session timed at load in each child); {ns.rounds} rounds "
-        "of one child process per arm, their order flipped every round. Anonymous memory "
-        "on huge pages: "
-        + ", ".join(f"{name} {mib:.0f} MiB" for name, mib in huge.items())
-        + ". Scores of the two arms "
-        + ("identical bit for bit." if same else "DIFFER (see the JSON).")
+        "shipped (its one-thread session timed at load in each child)"
     )
-    report(ns, "hugepages", table, note, results)
-    return 0 if same else 1
+    more = (
+        "Anonymous memory on huge pages: "
+        + ", ".join(f"{name} {mib:.0f} MiB" for name, mib in huge.items())
+        + "."
+    )
+    return conclude(ns, "hugepages", table, results, timed, more)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from moderation.bench.arms import Arm, child, compare, parser, plan_of, report, rounds
+from moderation.bench.arms import Arm, child, compare, conclude, parser, plan_of, rounds
 
 ARMS = (
     Arm("ASCII in Python (as shipped)", env={"MODERATION_ASCII_WORDPIECE": "1"}),
@@ -40,20 +40,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     runs = rounds("moderation.bench.tokenizer", ARMS, plan, ns.rounds, _check)
     table, results = compare(runs, ARMS[1].name, "tokenizing", "library")
-    same = results["scores_identical"]
     screen = {run["screened"] for arm_runs in runs.values() for run in arm_runs}
-    note = (
+    timed = (
         f"{ns.messages} held-out chat messages per round back to back, then the first "
         f"{ns.paused} again each after a {ns.pause_ms:g} ms pause (normalizing and "
         f"tokenizing included), and {ns.repeats} runs at each fixed length (model only, "
         f"the same work in both arms); the classifier as the worker loads it (screen in "
-        f"front: {'yes' if screen == {True} else 'no' if screen == {False} else 'mixed'}); "
-        f"{ns.rounds} rounds of one child process per arm, their order flipped every "
-        "round. Scores of the two arms "
-        + ("identical bit for bit." if same else "DIFFER (see the JSON).")
+        f"front: {'yes' if screen == {True} else 'no' if screen == {False} else 'mixed'})"
     )
-    report(ns, "tokenizer", table, note, results)
-    return 0 if same else 1
+    return conclude(ns, "tokenizer", table, results, timed)
 
 
 if __name__ == "__main__":
