@@ -1,6 +1,7 @@
 """BERT's uncased WordPiece for plain ASCII text, in Python, id for id the library's.
 
-Most chat messages are printable ASCII. For such text the shipped tokenizer's pipeline
+Most chat messages are printable ASCII, with at most a phone's typographic quotes,
+dashes and ellipsis. For such text the shipped tokenizer's pipeline
 (NFKC, BERT's normalizer: lowercase, accents stripped, control characters dropped;
 BERT's pre-tokenizer: split at whitespace, every punctuation mark a word of its own;
 WordPiece with ``##`` continuations; ``[CLS] ... [SEP]``; truncation to the longest
@@ -10,12 +11,12 @@ with offsets, masks and type ids for every token), and reading it after a sessio
 costs a chat message some 0.05 ms of cold caches (docs/benchmarks.md, "Stop 94").
 
 ``AsciiWordPiece.encode`` answers only for text it reads exactly as the library does
-and returns None for anything else (a character outside printable ASCII, tab, newline
-and carriage return; a character that opens one of the tokenizer's added tokens, such
-as ``[`` of ``[MASK]``), which the caller then hands to the library. ``from_file``
-returns None unless the tokenizer file's pipeline is the one mirrored here. The ids
-are compared with the library's on the data's texts and on random ASCII in
-tests/unit/test_wordpiece.py.
+and returns None for anything else (a character outside printable ASCII, tab, newline,
+carriage return, ``_TYPOGRAPHIC`` and the ellipsis; a character that opens one of the
+tokenizer's added tokens, such as ``[`` of ``[MASK]``), which the caller then hands to
+the library. ``from_file`` returns None unless the tokenizer file's pipeline is the one
+mirrored here. The ids are compared with the library's on random and tricky text of the
+domain in tests/unit/test_wordpiece.py.
 """
 
 from __future__ import annotations
@@ -32,8 +33,13 @@ _WORDS = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
 _CONTINUATION = "##"
 _SPECIAL_TOKENS = 2  # [CLS] ... [SEP]
 # Printable ASCII, space, tab, newline and carriage return: the characters BERT's
-# normalizer keeps as they are (lowercased) or reads as a space.
+# normalizer keeps as they are (lowercased) or reads as a space. Beside them the
+# typographic quotes and dashes a phone's keyboard puts in (U+2019 in "don't"): no NFKC
+# decomposition, punctuation to the pre-tokenizer (Unicode P*), so each is a word of
+# its own, as "'" is; and the ellipsis, which NFKC writes as three full stops.
 _ASCII_READABLE = string.printable.replace("\x0b", "").replace("\x0c", "")
+_TYPOGRAPHIC = "\u2018\u2019\u201c\u201d\u2013\u2014"
+_ELLIPSIS = "\u2026"
 
 
 class AsciiWordPiece:
@@ -61,7 +67,7 @@ class AsciiWordPiece:
         self._sep = sep
         self._max_word_chars = max_word_chars
         self._keep = max_tokens - _SPECIAL_TOKENS
-        allowed = "".join(c for c in _ASCII_READABLE if c not in refused)
+        allowed = "".join(c for c in _ASCII_READABLE + _TYPOGRAPHIC + _ELLIPSIS if c not in refused)
         self._domain = re.compile(f"[{re.escape(allowed)}]*")
 
     @classmethod
@@ -107,6 +113,8 @@ class AsciiWordPiece:
         whether the text was cut to fit; None when the text is outside the domain."""
         if self._domain.fullmatch(text) is None:
             return None
+        if _ELLIPSIS in text:
+            text = text.replace(_ELLIPSIS, "...")
         ids = [self._cls]
         whole = self._whole
         for word in _WORDS.findall(text.lower()):

@@ -21,6 +21,9 @@ _CONFIG: dict[str, Any] = json.loads(
     (default_model_dir() / "tokenizer.json").read_text(encoding="utf-8")
 )
 _ASCII = string.printable.replace("\x0b", "").replace("\x0c", "").replace("[", "")
+# The typographic quotes, dashes and ellipsis of a phone's keyboard, several times over
+# so that random text holds them often.
+_DOMAIN = _ASCII + "\u2018\u2019\u201c\u201d\u2013\u2014\u2026" * 4
 
 # Words WordPiece splits ("unaffable", "cunt", "killyourself"), words no piece can start
 # (whole-word [UNK]), 100 and 101 letters (the limit), digits glued to letters,
@@ -42,6 +45,7 @@ _TRICKY = [
     "ok " * 200,
     "é",
     "{}|\\^_`~",
+    "don\u2019t \u201cquote\u201d \u2018x\u2019 a\u2013b c\u2014d wait\u2026 \u2026\u2026.",
 ]
 
 
@@ -70,7 +74,7 @@ def test_tricky_and_random_ascii_get_the_librarys_ids(max_tokens: int) -> None:
     rng = random.Random(5)
     texts = list(_TRICKY)
     for _ in range(3000):
-        texts.append("".join(rng.choice(_ASCII) for _ in range(rng.randrange(0, 200))))
+        texts.append("".join(rng.choice(_DOMAIN) for _ in range(rng.randrange(0, 200))))
     # Words that run past the vocabulary's whole words, from its pieces.
     pieces = [k for k in _CONFIG["model"]["vocab"] if k.isascii() and k.isalpha()]
     for _ in range(1000):
@@ -80,7 +84,7 @@ def test_tricky_and_random_ascii_get_the_librarys_ids(max_tokens: int) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=_ASCII, max_size=300))
+@given(st.text(alphabet=_DOMAIN, max_size=300))
 def test_any_text_of_the_domain_gets_the_librarys_ids(text: str) -> None:
     wp = AsciiWordPiece.from_config(_CONFIG, 128)
     assert wp is not None
@@ -89,7 +93,10 @@ def test_any_text_of_the_domain_gets_the_librarys_ids(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["é", "naïve", "idіot", "\x0b", "\x0c", "\x00", "\x7f", "say [MASK]", "[CLS]", "a [ b", "😀"],
+    [
+        *("é", "naïve", "idіot", "\x0b", "\x0c", "\x00", "\x7f", "say [MASK]", "[CLS]"),
+        *("a [ b", "😀", "\u201e", "\u2032", "\ufe0f", "\u200d", "\u00a0"),
+    ],
 )
 def test_text_outside_the_domain_is_left_to_the_library(text: str) -> None:
     wp = AsciiWordPiece.from_config(_CONFIG, 128)
