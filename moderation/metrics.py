@@ -371,6 +371,9 @@ class _DescribedModel(Protocol):
     max_tokens: int
     manifest: dict[str, Any]
 
+    @property
+    def ascii_wordpiece(self) -> bool: ...
+
 
 def describe_model(classifier: _DescribedModel) -> None:
     """Point the model info metric at the model now serving."""
@@ -382,5 +385,6 @@ def describe_model(classifier: _DescribedModel) -> None:
             "one_thread_up_to": str(classifier.one_thread_up_to),
             "screen_one_thread_up_to": str(classifier.screen_one_thread_up_to),
             "max_tokens": str(classifier.max_tokens),
+            "ascii_wordpiece": str(classifier.ascii_wordpiece).lower(),
         }
     )

@@ -387,11 +387,16 @@ def test_a_long_message_read_from_its_prefix_has_the_whole_messages_tokens(
 def test_ascii_text_tokenized_in_python_gets_the_librarys_tokens(classifier: Classifier) -> None:
     from dataclasses import replace
 
+    from moderation import metrics
     from moderation.bench.model import chat_messages
     from moderation.evaluation.evasions import EVASIONS, evade
 
     library = Classifier(replace(ClassifierSettings(threads=1), ascii_wordpiece=False))
     assert classifier.ascii_wordpiece and not library.ascii_wordpiece
+    metrics.describe_model(library)
+    assert metrics.MODEL_INFO._value["ascii_wordpiece"] == "false"
+    metrics.describe_model(classifier)
+    assert metrics.MODEL_INFO._value["ascii_wordpiece"] == "true"
     chat = chat_messages(300, 0.1, 4)
     texts = chat + _long_texts() + _TRICKY
     texts += [evade(t, kind, i) for i, t in enumerate(chat[:40]) for kind in EVASIONS]
