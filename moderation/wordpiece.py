@@ -27,8 +27,9 @@ import string
 from pathlib import Path
 from typing import Any
 
-# BERT's pre-tokenizer on ASCII: runs of letters and digits, and each other visible
-# character alone (Rust's is_ascii_punctuation is every one of them).
+# BERT's pre-tokenizer on the domain: runs of letters and digits, and each other visible
+# character alone (Rust's is_ascii_punctuation is every ASCII one of them; the
+# typographic marks are Unicode punctuation).
 _WORDS = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
 _CONTINUATION = "##"
 _SPECIAL_TOKENS = 2  # [CLS] ... [SEP]
@@ -43,13 +44,14 @@ _ELLIPSIS = "\u2026"
 
 
 class AsciiWordPiece:
-    """WordPiece over a vocabulary, for text in its ASCII domain (``encode``)."""
+    """WordPiece over a vocabulary, for text in its domain (``encode``): the ids of
+    ``unk``, ``cls`` and ``sep`` given, as the tokenizer file names them."""
 
     def __init__(
         self,
         vocab: dict[str, int],
         *,
-        unk: str,
+        unk: int,
         cls: int,
         sep: int,
         max_word_chars: int,
@@ -62,7 +64,7 @@ class AsciiWordPiece:
         self._pieces = {
             k[len(_CONTINUATION) :]: v for k, v in vocab.items() if k.startswith(_CONTINUATION)
         }
-        self._unk = vocab[unk]
+        self._unk = unk
         self._cls = cls
         self._sep = sep
         self._max_word_chars = max_word_chars
@@ -98,7 +100,7 @@ class AsciiWordPiece:
             return None
         return cls(
             model["vocab"],
-            unk=model["unk_token"],
+            unk=model["vocab"][model["unk_token"]],
             cls=template[0],
             sep=template[1],
             max_word_chars=model["max_input_chars_per_word"],
