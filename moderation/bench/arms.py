@@ -179,6 +179,17 @@ def run_child(module: str, arm: Arm, plan: Plan) -> dict[str, Any]:
     return result
 
 
+def ran_as_set(variable: str, field: str) -> Callable[[Arm, dict[str, Any]], None]:
+    """A ``rounds`` check for arms that differ by one boolean environment variable: the
+    child's ``field`` must say what the arm's ``variable`` asked for ("1": on)."""
+
+    def check(arm: Arm, result: dict[str, Any]) -> None:
+        if result[field] != (arm.env[variable] == "1"):
+            raise RuntimeError(f"{arm.name}: the child ran with {field}={result[field]}")
+
+    return check
+
+
 def rounds(
     module: str,
     arms: Sequence[Arm],

@@ -12,9 +12,17 @@ pages differ.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from moderation.bench.arms import Arm, child, compare, conclude, parser, plan_of, rounds
+from moderation.bench.arms import (
+    Arm,
+    child,
+    compare,
+    conclude,
+    parser,
+    plan_of,
+    ran_as_set,
+    rounds,
+)
 from moderation.hugepages import thp_mode
 
 ARMS = (
@@ -23,10 +31,7 @@ ARMS = (
 )
 
 
-def _check(arm: Arm, result: dict[str, Any]) -> None:
-    wanted = arm.env["MODERATION_HUGE_PAGES"] == "1"
-    if result["huge_pages"] != wanted:
-        raise RuntimeError(f"{arm.name}: the child ran with huge_pages={result['huge_pages']}")
+_check = ran_as_set("MODERATION_HUGE_PAGES", "huge_pages")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,9 +13,17 @@ scores bit for bit: only the tokenizer's code differs, not its ids.
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from moderation.bench.arms import Arm, child, compare, conclude, parser, plan_of, rounds
+from moderation.bench.arms import (
+    Arm,
+    child,
+    compare,
+    conclude,
+    parser,
+    plan_of,
+    ran_as_set,
+    rounds,
+)
 
 ARMS = (
     Arm("ASCII in Python (as shipped)", env={"MODERATION_ASCII_WORDPIECE": "1"}),
@@ -23,12 +31,7 @@ ARMS = (
 )
 
 
-def _check(arm: Arm, result: dict[str, Any]) -> None:
-    wanted = arm.env["MODERATION_ASCII_WORDPIECE"] == "1"
-    if result["ascii_wordpiece"] != wanted:
-        raise RuntimeError(
-            f"{arm.name}: the child ran with ascii_wordpiece={result['ascii_wordpiece']}"
-        )
+_check = ran_as_set("MODERATION_ASCII_WORDPIECE", "ascii_wordpiece")
 
 
 def main(argv: list[str] | None = None) -> int:
