@@ -21,6 +21,8 @@ from moderation import metrics
 from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
+from moderation.full_stop import PastFullStop
+from moderation.full_stop import model_id as past_stop_id
 from moderation.hugepages import collapse_logged
 from moderation.normalize import (
     Normalizer,
@@ -248,6 +250,14 @@ class Classifier:
                 for label in self.labels
             ]
         )
+        # The threat head reads a message past its final full stop (moderation/
+        # full_stop.py, rule 102); the id says so, before the screen's part of it.
+        self._past_stop = (
+            PastFullStop.for_model(self.labels, self._thresholds, self.vocabulary())
+            if settings.threat_past_full_stop
+            else None
+        )
+        self.model_id = past_stop_id(self.model_id, self._past_stop is not None, self.labels)
         if settings.screen_dir is not None:
             self._load_screen(settings.screen_dir, settings.screen_ratio, settings.spinning)
         # Messages up to this many tokens run on a one-thread session of their own
@@ -264,7 +274,7 @@ class Classifier:
             self._choose_one_thread(one, settings.one_thread_up_to)
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
-            "ASCII tokenized %s",
+            "ASCII tokenized %s, threat read past a final full stop: %s",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -277,6 +287,7 @@ class Classifier:
             self.max_tokens,
             settings.spinning,
             "in Python" if self._wordpiece is not None else "by the library",
+            "yes" if self._past_stop is not None else "no",
         )
 
     def _one_thread_candidate(self, configured: int | None) -> Any:
@@ -481,13 +492,31 @@ class Classifier:
         the same kernels, so the scores do not depend on which one ran. With a screen,
         the screen reads it first and may answer alone (moderation/screen.py), on one
         thread up to its own length (``screen_one_thread_up_to``)."""
-        n = encoded.tokens
+        return self._past(encoded, self._scores_ids(encoded.ids), self._scores_ids)
+
+    def _scores_ids(self, ids: np.ndarray) -> np.ndarray:
+        """``scores`` of one message's token ids as written."""
+        n = int(ids.shape[0])
         screen = (
             self._screen_one_thread if n <= self.screen_one_thread_up_to else self._screen_session
         )
         model = self._one_thread_session if n <= self.one_thread_up_to else None
-        row: np.ndarray = self._read(encoded.feed(), screen, model)[0]
+        row: np.ndarray = self._read(Encoded(ids, False).feed(), screen, model)[0]
         return row
+
+    @property
+    def threat_past_full_stop(self) -> bool:
+        """Whether the threat head reads a message past its final full stop (rule 102)."""
+        return self._past_stop is not None
+
+    def _past(
+        self, encoded: Encoded, row: np.ndarray, score: Callable[[np.ndarray], np.ndarray]
+    ) -> np.ndarray:
+        """``row`` with the threat score read past a final full stop, where that is on
+        and applies (moderation/full_stop.py); ``score`` reads one message's ids."""
+        if self._past_stop is None:
+            return row
+        return self._past_stop.apply(encoded.ids, encoded.truncated, row, score)
 
     def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:
         """``scores`` on a session of its own (and a screen session of its own, with a
@@ -500,9 +529,12 @@ class Classifier:
             screen = make_session(self._screen.model_file, threads, spinning=False)
             warm_up(lambda e: screen.run(None, e.feed()), self.max_tokens)
 
-        def scores(encoded: Encoded) -> np.ndarray:
-            row: np.ndarray = self._read(encoded.feed(), screen, session)[0]
+        def scores_ids(ids: np.ndarray) -> np.ndarray:
+            row: np.ndarray = self._read(Encoded(ids, False).feed(), screen, session)[0]
             return row
+
+        def scores(encoded: Encoded) -> np.ndarray:
+            return self._past(encoded, scores_ids(encoded.ids), scores_ids)
 
         self._warm_up(lambda e: self._infer(e.feed(), session)[0])
         if self.huge_pages is not None:
@@ -512,9 +544,17 @@ class Classifier:
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of equal token count, stacked without any padding."""
         ids = np.stack([e.ids for e in batch])
-        return self._read(
+        rows = self._read(
             {"input_ids": ids, "attention_mask": np.ones_like(ids)}, self._screen_session, None
         )
+        return self._past_rows(batch, rows)
+
+    def _past_rows(self, batch: Sequence[Encoded], rows: np.ndarray) -> np.ndarray:
+        """A batch's rows, each read past its message's final full stop where that
+        applies; the second reading is the message's own, as ``scores`` reads it."""
+        for i, encoded in enumerate(batch):
+            rows[i] = self._past(encoded, rows[i], self._scores_ids)
+        return rows
 
     def scores_padded(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of any lengths, padded to the longest (throughput mode)."""
@@ -524,7 +564,8 @@ class Classifier:
         for row, e in enumerate(batch):
             ids[row, : e.tokens] = e.ids
             mask[row, : e.tokens] = 1
-        return self._read({"input_ids": ids, "attention_mask": mask}, self._screen_session, None)
+        rows = self._read({"input_ids": ids, "attention_mask": mask}, self._screen_session, None)
+        return self._past_rows(batch, rows)
 
     def label_scores(self, row: np.ndarray) -> dict[str, float]:
         """A score row as a label-to-float mapping."""

@@ -374,6 +374,9 @@ class _DescribedModel(Protocol):
     @property
     def ascii_wordpiece(self) -> bool: ...
 
+    @property
+    def threat_past_full_stop(self) -> bool: ...
+
 
 def describe_model(classifier: _DescribedModel) -> None:
     """Point the model info metric at the model now serving."""
@@ -386,5 +389,6 @@ def describe_model(classifier: _DescribedModel) -> None:
             "screen_one_thread_up_to": str(classifier.screen_one_thread_up_to),
             "max_tokens": str(classifier.max_tokens),
             "ascii_wordpiece": str(classifier.ascii_wordpiece).lower(),
+            "threat_past_full_stop": str(classifier.threat_past_full_stop).lower(),
         }
     )

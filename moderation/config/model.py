@@ -67,6 +67,10 @@ class ClassifierSettings:
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
     # text when off, through the library.
     ascii_wordpiece: bool = True
+    # The threat head reads a message past its final full stop: a second reading without
+    # it where the first is under the threat threshold (moderation/full_stop.py; rule 102
+    # in docs/model.md). Off until scored.
+    threat_past_full_stop: bool = False
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.
     require_vnni: bool = False
@@ -96,6 +100,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         require_vnni=src.boolean("REQUIRE_VNNI", False),
         normalize=src.boolean("NORMALIZE", True),
         ascii_wordpiece=src.boolean("ASCII_WORDPIECE", True),
+        threat_past_full_stop=src.boolean(
+            "THREAT_PAST_FULL_STOP", ClassifierSettings().threat_past_full_stop
+        ),
         shadow_model_dir=_shadow_dir(src),
         screen_dir=_screen_dir(src),
         screen_ratio=_screen_ratio(src),

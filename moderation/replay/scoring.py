@@ -151,13 +151,16 @@ def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
     exactly as the worker refuses to start.
     """
     from moderation.classifier import load_manifest
+    from moderation.full_stop import model_id as past_stop_id
     from moderation.policy import Policy
     from moderation.screen import screen_id
 
     manifest = load_manifest(settings.model_dir)
     labels = tuple(manifest["labels"])
     policy = Policy.for_model(labels, manifest["thresholds"], settings.thresholds)
-    model_id, screen = manifest["id"], None
+    # As the classifier names what it runs (moderation/full_stop.py, moderation/screen.py).
+    model_id = past_stop_id(manifest["id"], settings.threat_past_full_stop, labels)
+    screen = None
     if settings.screen_dir is not None:
         # The pair decides otherwise than the model alone: its id (moderation/screen.py).
         screen = load_manifest(settings.screen_dir)["id"]
