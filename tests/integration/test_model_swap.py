@@ -17,6 +17,7 @@ from moderation import metrics
 from moderation.classifier import load_manifest
 from moderation.config import CacheSettings, ClassifierSettings, default_model_dir
 from moderation.embedded import EmbeddedRedis
+from moderation.full_stop import ID_SUFFIX
 from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
 from tests.integration.workers import running
@@ -101,11 +102,13 @@ def test_a_model_swapped_under_traffic_loses_nothing_and_a_broken_one_is_refused
     reasons = Counter(v["reason"] for v in verdicts.values())
     assert set(reasons) == {"model"}, reasons
     models = [verdicts[f"s{i}"]["model"] for i in range(n)]
-    assert models[0] == old_id and models[-1] == NEW_ID and info == NEW_ID
+    # The new file as the classifier runs it: its threat head reads past a final full stop.
+    new = NEW_ID + ID_SUFFIX
+    assert models[0] == old_id and models[-1] == new and info == new
     # Every message sent once the swap was done went to the new model (partitions are
     # consumed side by side, so earlier ones may go either way)...
-    assert sent_by_swap < n and models.index(NEW_ID) > 0
-    assert all(m == NEW_ID for m in models[sent_by_swap:])
+    assert sent_by_swap < n and models.index(new) > 0
+    assert all(m == new for m in models[sent_by_swap:])
     # ...and the same weights under the new id score the same text the same.
     first, last = verdicts["s0"], verdicts[f"s{n - 1}"]
     assert first["scores"] == last["scores"] and first["model"] != last["model"]

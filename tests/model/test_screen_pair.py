@@ -62,7 +62,9 @@ def student() -> Classifier:
 def test_the_pair_has_an_id_naming_both_files_and_the_ratio(
     pair: Classifier, alone: Classifier, student: Classifier
 ) -> None:
-    assert pair.model_id == f"{alone.model_id}+screen:{student.model_id}<{DEFAULT_SCREEN_RATIO:g}"
+    # The model as it runs (its id with the full-stop reading) and the screen's file.
+    screen_file = student.manifest["id"]
+    assert pair.model_id == f"{alone.model_id}+screen:{screen_file}<{DEFAULT_SCREEN_RATIO:g}"
     assert pair.classify("hello there").model_id == pair.model_id
 
 

@@ -54,9 +54,9 @@ def test_ascii_text_is_tokenized_in_python_unless_turned_off(
 
 
 @pytest.mark.parametrize(
-    ("raw", "expected"), [(None, False), ("1", True), ("on", True), ("off", False)]
+    ("raw", "expected"), [(None, True), ("1", True), ("off", False), ("0", False)]
 )
-def test_the_threat_head_reads_past_a_final_full_stop_only_when_turned_on(
+def test_the_threat_head_reads_past_a_final_full_stop_unless_turned_off(
     raw: str | None, expected: bool
 ) -> None:
     env = {} if raw is None else {"MODERATION_THREAT_PAST_FULL_STOP": raw}
