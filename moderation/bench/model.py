@@ -261,6 +261,15 @@ def measure_family(
                 lambda text: pair.scores(pair.encode(text, python_ascii=False)),
                 len(texts),
             )
+            if pair.threat_past_full_stop:
+                add(
+                    "e-screen-stop",
+                    "(e-screen), but the threat head reads every message as written, never "
+                    "past a final full stop (as until 2026-12-06)",
+                    2,
+                    lambda text: pair.scores(pair.encode(text), past_full_stop=False),
+                    len(texts),
+                )
         log.info("%s: %d rows, %d rounds", name, len(variants), rounds)
         seconds = time_rounds(variants, texts, warmup, rounds)
     return [row_of(v, seconds[v.key]) for v in variants]

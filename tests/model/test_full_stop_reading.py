@@ -84,6 +84,9 @@ def test_batches_and_a_second_lane_read_past_it_too(
     rows, written = on.scores_same_length(same), off.scores_same_length(same)
     for i, encoded in enumerate(same):
         assert np.array_equal(rows[i], _expected(off, encoded, written[i]))
+    # The benchmark's row for the reading as written (`bench model`, e-screen-stop).
+    for encoded in batch:
+        assert np.array_equal(on.scores(encoded, past_full_stop=False), off.scores(encoded))
     lane = on.second_session(1)
     encoded = on.encode(TEXTS[0])
     assert lane(encoded)[t] == on.scores(encoded)[t] > off.scores(encoded)[t]
