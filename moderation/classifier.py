@@ -21,8 +21,6 @@ from moderation import metrics
 from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
-from moderation.full_stop import PastFullStop
-from moderation.full_stop import model_id as past_stop_id
 from moderation.hugepages import collapse_logged
 from moderation.normalize import (
     Normalizer,
@@ -32,6 +30,8 @@ from moderation.normalize import (
 )
 from moderation.screen import Screen, screen_id
 from moderation.thread_choice import LengthTiming, limit_from, measure
+from moderation.threat_reading import ThreatReading
+from moderation.threat_reading import model_id as read_threat_id
 from moderation.wordpiece import AsciiWordPiece
 
 log = logging.getLogger(__name__)
@@ -250,14 +250,22 @@ class Classifier:
                 for label in self.labels
             ]
         )
-        # The threat head reads a message past its final full stop (moderation/
-        # full_stop.py, rule 102); the id says so, before the screen's part of it.
-        self._past_stop = (
-            PastFullStop.for_model(self.labels, self._thresholds, self.vocabulary())
-            if settings.threat_past_full_stop
-            else None
+        # The threat head's second reading, past a final full stop and opening mentions
+        # (moderation/threat_reading.py, rules 102-103); the id says which, before the
+        # screen's part of it.
+        self._threat_reading = ThreatReading.for_model(
+            self.labels,
+            self._thresholds,
+            self.vocabulary(),
+            full_stop=settings.threat_past_full_stop,
+            mentions=settings.threat_past_mentions,
         )
-        self.model_id = past_stop_id(self.model_id, self._past_stop is not None, self.labels)
+        self.model_id = read_threat_id(
+            self.model_id,
+            self.labels,
+            full_stop=settings.threat_past_full_stop,
+            mentions=settings.threat_past_mentions,
+        )
         if settings.screen_dir is not None:
             self._load_screen(settings.screen_dir, settings.screen_ratio, settings.spinning)
         # Messages up to this many tokens run on a one-thread session of their own
@@ -274,7 +282,8 @@ class Classifier:
             self._choose_one_thread(one, settings.one_thread_up_to)
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
-            "ASCII tokenized %s, threat read past a final full stop: %s",
+            "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
+            "mentions: %s",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -287,7 +296,8 @@ class Classifier:
             self.max_tokens,
             settings.spinning,
             "in Python" if self._wordpiece is not None else "by the library",
-            "yes" if self._past_stop is not None else "no",
+            "yes" if self.threat_past_full_stop else "no",
+            "yes" if self.threat_past_mentions else "no",
         )
 
     def _one_thread_candidate(self, configured: int | None) -> Any:
@@ -494,7 +504,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``past_full_stop=False`` reads it as written even where the threat head would
-        read past its final full stop (for the benchmark that compares the two).
+        read it a second time (rules 102-103; for the benchmark that compares the two).
         """
         row = self._scores_ids(encoded.ids)
         if not past_full_stop:
@@ -514,16 +524,21 @@ class Classifier:
     @property
     def threat_past_full_stop(self) -> bool:
         """Whether the threat head reads a message past its final full stop (rule 102)."""
-        return self._past_stop is not None
+        return self._threat_reading is not None and self._threat_reading.stop_id is not None
+
+    @property
+    def threat_past_mentions(self) -> bool:
+        """Whether the threat head reads a message past its opening mentions (rule 103)."""
+        return self._threat_reading is not None and self._threat_reading.handles is not None
 
     def _past(
         self, encoded: Encoded, row: np.ndarray, score: Callable[[np.ndarray], np.ndarray]
     ) -> np.ndarray:
-        """``row`` with the threat score read past a final full stop, where that is on
-        and applies (moderation/full_stop.py); ``score`` reads one message's ids."""
-        if self._past_stop is None:
+        """``row`` with the threat head's second reading, where one is on and applies
+        (moderation/threat_reading.py); ``score`` reads one message's ids."""
+        if self._threat_reading is None:
             return row
-        return self._past_stop.apply(encoded.ids, encoded.truncated, row, score)
+        return self._threat_reading.apply(encoded.ids, encoded.truncated, row, score)
 
     def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:
         """``scores`` on a session of its own (and a screen session of its own, with a

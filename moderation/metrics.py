@@ -377,6 +377,9 @@ class _DescribedModel(Protocol):
     @property
     def threat_past_full_stop(self) -> bool: ...
 
+    @property
+    def threat_past_mentions(self) -> bool: ...
+
 
 def describe_model(classifier: _DescribedModel) -> None:
     """Point the model info metric at the model now serving."""
@@ -390,5 +393,6 @@ def describe_model(classifier: _DescribedModel) -> None:
             "max_tokens": str(classifier.max_tokens),
             "ascii_wordpiece": str(classifier.ascii_wordpiece).lower(),
             "threat_past_full_stop": str(classifier.threat_past_full_stop).lower(),
+            "threat_past_mentions": str(classifier.threat_past_mentions).lower(),
         }
     )

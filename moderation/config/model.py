@@ -68,10 +68,13 @@ class ClassifierSettings:
     # text when off, through the library.
     ascii_wordpiece: bool = True
     # The threat head reads a message past its final full stop: a second reading without
-    # it where the first is under the threat threshold (moderation/full_stop.py; rule 102
+    # it where the first is under the threat threshold (moderation/threat_reading.py; rule 102
     # in docs/model.md, which it passed: threats' full-stop flips 29 -> 14 on the suite,
     # nothing as written moved, chat p50 1.06x on the AMX Xeon).
     threat_past_full_stop: bool = True
+    # The same second reading also leaves out the mentions a message opens with ("@sam
+    # ..."; rule 103 in docs/model.md). Off until scored.
+    threat_past_mentions: bool = False
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.
     require_vnni: bool = False
@@ -103,6 +106,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ascii_wordpiece=src.boolean("ASCII_WORDPIECE", True),
         threat_past_full_stop=src.boolean(
             "THREAT_PAST_FULL_STOP", ClassifierSettings().threat_past_full_stop
+        ),
+        threat_past_mentions=src.boolean(
+            "THREAT_PAST_MENTIONS", ClassifierSettings().threat_past_mentions
         ),
         shadow_model_dir=_shadow_dir(src),
         screen_dir=_screen_dir(src),

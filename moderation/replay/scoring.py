@@ -151,15 +151,20 @@ def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
     exactly as the worker refuses to start.
     """
     from moderation.classifier import load_manifest
-    from moderation.full_stop import model_id as past_stop_id
     from moderation.policy import Policy
     from moderation.screen import screen_id
+    from moderation.threat_reading import model_id as read_threat_id
 
     manifest = load_manifest(settings.model_dir)
     labels = tuple(manifest["labels"])
     policy = Policy.for_model(labels, manifest["thresholds"], settings.thresholds)
-    # As the classifier names what it runs (moderation/full_stop.py, moderation/screen.py).
-    model_id = past_stop_id(manifest["id"], settings.threat_past_full_stop, labels)
+    # As the classifier names what it runs (moderation/threat_reading.py, screen.py).
+    model_id = read_threat_id(
+        manifest["id"],
+        labels,
+        full_stop=settings.threat_past_full_stop,
+        mentions=settings.threat_past_mentions,
+    )
     screen = None
     if settings.screen_dir is not None:
         # The pair decides otherwise than the model alone: its id (moderation/screen.py).

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from moderation.classifier import PREFIX_CHARS_PER_TOKEN, Classifier, Encoded, load_manifest
 from moderation.config import ClassifierSettings, default_model_dir
 from moderation.errors import EmptyTextError, ModelLoadError
-from moderation.full_stop import ID_SUFFIX
 from moderation.policy import Policy
+from moderation.threat_reading import model_id as read_threat_id
 
 
 def test_scores_cover_every_label_and_lie_in_unit_interval(classifier: Classifier) -> None:
@@ -24,8 +24,15 @@ def test_scores_cover_every_label_and_lie_in_unit_interval(classifier: Classifie
     assert set(result.scores) == set(classifier.labels)
     assert "toxic" in result.scores
     assert all(0.0 <= v <= 1.0 for v in result.scores.values())
-    # The shipped file's id, and that its threat head reads past a final full stop.
-    assert result.model_id == load_manifest(default_model_dir())["id"] + ID_SUFFIX
+    # The shipped file's id, and which second readings its threat head makes by default.
+    d = ClassifierSettings()
+    assert result.model_id == read_threat_id(
+        load_manifest(default_model_dir())["id"],
+        classifier.labels,
+        full_stop=d.threat_past_full_stop,
+        mentions=d.threat_past_mentions,
+    )
+    assert d.threat_past_full_stop and classifier.threat_past_full_stop
     assert result.tokens == 12 and not result.truncated
 
 

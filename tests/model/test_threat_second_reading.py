@@ -1,0 +1,145 @@
+"""The shipped model with the threat head's second reading (rules 102-103,
+moderation/threat_reading.py) against the same file read as written: on every path a
+message is scored by, the threat score is the higher of the two readings and nothing
+else moves."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from moderation import metrics
+from moderation.classifier import Classifier, Encoded
+from moderation.config import ClassifierSettings
+from moderation.replay.scoring import model_facts
+from moderation.threat_reading import MENTION_SUFFIX, STOP_SUFFIX, Handles, without_final_stop
+
+# Written for this test (not the behaviour suite's lines): threats with and without a
+# full stop or an opening mention, violent words in chat, plain chat, an ellipsis, a
+# mention alone, a message cut to fit.
+TEXTS = [
+    "i will find you and hurt you.",
+    "go hang yourself.",
+    "I'll make sure you never walk again.",
+    "i will find you and hurt you",
+    "@sam i will find you and hurt you",
+    "@jess_92 @user you won't see tomorrow.",
+    "this boss fight killed me.",
+    "@sam this boss fight killed me",
+    "I'm going to kill this exam.",
+    "lunch was great, thanks.",
+    "see you at the gym tomorrow...",
+    "you're dead meat.",
+    "@sam",
+    "ok.",
+    "@sam " + "word " * 200 + "hurt you.",
+]
+
+
+@pytest.fixture(scope="module")
+def readers() -> tuple[Classifier, Classifier]:
+    settings = ClassifierSettings(threads=1)
+    off = Classifier(replace(settings, threat_past_full_stop=False, threat_past_mentions=False))
+    on = Classifier(replace(settings, threat_past_full_stop=True, threat_past_mentions=True))
+    return off, on
+
+
+def _expected(off: Classifier, encoded: Encoded, first: np.ndarray) -> np.ndarray:
+    """What both readings should give, from the file read as written (``off``): the
+    message without its opening mentions and final full stop, read again."""
+    t = off.labels.index("threat")
+    threshold = off.manifest["thresholds"]["threat"]
+    ids = encoded.ids
+    plain = Handles(off.vocabulary()).without_leading(ids)
+    ids = ids if plain is None else plain
+    stripped = without_final_stop(ids, off.vocabulary()["."])
+    ids = ids if stripped is None else stripped
+    if encoded.truncated or first[t] >= threshold or ids is encoded.ids:
+        return first
+    out = first.copy()
+    out[t] = max(first[t], off.scores(Encoded(ids, False))[t])
+    return out
+
+
+def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head_moves(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, on = readers
+    t = off.labels.index("threat")
+    threshold = off.manifest["thresholds"]["threat"]
+    crossed = []
+    for text in TEXTS:
+        encoded = off.encode(text)
+        first = off.scores(encoded)
+        row = on.scores(on.encode(text))
+        assert np.array_equal(row, _expected(off, encoded, first)), text[:60]
+        if first[t] < threshold <= row[t]:
+            crossed.append(text)
+    # Some threats are nudged only with the reading, with a full stop and with a mention
+    # (else this proves nothing of either).
+    assert any(c.endswith(".") and not c.startswith("@") for c in crossed), crossed
+    assert any(c.startswith("@") for c in crossed), crossed
+
+
+def test_batches_and_a_second_lane_read_past_them_too(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, on = readers
+    t = off.labels.index("threat")
+    batch = [on.encode(text) for text in TEXTS[:6]]
+    padded, as_written = on.scores_padded(batch), off.scores_padded(batch)
+    for i, encoded in enumerate(batch):
+        assert np.array_equal(padded[i], _expected(off, encoded, as_written[i]))
+    same = [on.encode("go hang yourself."), on.encode("lunch was great.")]
+    assert same[0].tokens == same[1].tokens
+    rows, written = on.scores_same_length(same), off.scores_same_length(same)
+    for i, encoded in enumerate(same):
+        assert np.array_equal(rows[i], _expected(off, encoded, written[i]))
+    # The benchmark's row for the reading as written (`bench model`, e-screen-stop).
+    for encoded in batch:
+        assert np.array_equal(on.scores(encoded, past_full_stop=False), off.scores(encoded))
+    lane = on.second_session(1)
+    for text in (TEXTS[0], TEXTS[4]):
+        encoded = on.encode(text)
+        assert lane(encoded)[t] == on.scores(encoded)[t] > off.scores(encoded)[t]
+
+
+def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, on = readers
+    assert on.model_id == off.model_id + STOP_SUFFIX + MENTION_SUFFIX
+    assert on.threat_past_full_stop and on.threat_past_mentions
+    assert not off.threat_past_full_stop and not off.threat_past_mentions
+    metrics.describe_model(on)
+    assert metrics.MODEL_INFO._value["threat_past_full_stop"] == "true"
+    assert metrics.MODEL_INFO._value["threat_past_mentions"] == "true"
+    assert metrics.MODEL_INFO._value["id"] == on.model_id
+    metrics.describe_model(off)
+    assert metrics.MODEL_INFO._value["threat_past_full_stop"] == "false"
+    assert metrics.MODEL_INFO._value["threat_past_mentions"] == "false"
+    # The replay names what it runs as the classifier does, without loading it.
+    for c in readers:
+        settings = replace(
+            ClassifierSettings(threads=1),
+            threat_past_full_stop=c.threat_past_full_stop,
+            threat_past_mentions=c.threat_past_mentions,
+        )
+        assert model_facts(settings)["id"] == c.model_id
+
+
+def test_the_shipped_vocabulary_reads_handles_as_the_tests_vocabulary_does(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, _ = readers
+    handles = Handles(off.vocabulary())
+    for text, rest in [
+        ("@sam hurt you", "hurt you"),
+        ("@jess_92 @user hurt you", "hurt you"),
+        ("@Sam_Lee99 hurt you.", "hurt you."),
+    ]:
+        out = handles.without_leading(off.encode(text).ids)
+        assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
+    assert handles.without_leading(off.encode("hurt @sam").ids) is None

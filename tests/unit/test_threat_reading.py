@@ -1,0 +1,200 @@
+"""The threat head's second reading (moderation/threat_reading.py), on token ids, score
+rows and a vocabulary of our own: which messages are read again, without what, and what
+the reading keeps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from moderation.threat_reading import (
+    MENTION_SUFFIX,
+    STOP_SUFFIX,
+    Handles,
+    ThreatReading,
+    model_id,
+    without_final_stop,
+)
+
+VOCAB = {
+    "[CLS]": 101,
+    "[SEP]": 102,
+    ".": 1012,
+    "!": 999,
+    "@": 1030,
+    "_": 1035,
+    "you": 2017,
+    "hurt": 3480,
+    "sam": 3520,
+    "jess": 6203,
+    "92": 6227,
+    "##y": 2100,
+    "##92": 2683,
+    "user": 5310,
+    "##!": 3000,  # a piece that is not a letter or digit: no part of a handle
+}
+CLS, SEP, STOP, BANG, AT, UND = 101, 102, 1012, 999, 1030, 1035
+YOU, HURT, SAM, JESS, N92, Y, P92, USER = 2017, 3480, 3520, 6203, 6227, 2100, 2683, 5310
+LABELS = ("toxic", "insult", "hate", "threat")
+
+
+def _ids(*middle: int) -> np.ndarray:
+    return np.array([CLS, *middle, SEP], dtype=np.int64)
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        (_ids(HURT, YOU, STOP), [CLS, HURT, YOU, SEP]),
+        (_ids(HURT, STOP), [CLS, HURT, SEP]),
+        (_ids(HURT, YOU), None),  # no full stop
+        (_ids(HURT, STOP, STOP, STOP), None),  # an ellipsis
+        (_ids(HURT, STOP, STOP), None),
+        (_ids(HURT, BANG), None),
+        (_ids(STOP), None),  # nothing else to read
+        (_ids(STOP, HURT), None),  # not at the end
+    ],
+)
+def test_only_one_final_full_stop_is_taken_off(ids: np.ndarray, expected: list[int] | None) -> None:
+    out = without_final_stop(ids, STOP)
+    assert (None if out is None else out.tolist()) == expected
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        (_ids(AT, USER, HURT, YOU), [CLS, HURT, YOU, SEP]),  # "@user hurt you"
+        (_ids(AT, SAM, Y, HURT, YOU), [CLS, HURT, YOU, SEP]),  # "@samy hurt you"
+        (_ids(AT, JESS, UND, N92, HURT), [CLS, HURT, SEP]),  # "@jess_92 hurt"
+        (_ids(AT, JESS, UND, N92, P92, YOU), [CLS, YOU, SEP]),  # "@jess_9292 you"
+        (_ids(AT, SAM, AT, USER, YOU), [CLS, YOU, SEP]),  # two mentions
+        (_ids(AT, SAM, STOP, YOU), [CLS, STOP, YOU, SEP]),  # "@sam. you": the "." stays
+        # Tokens keep no spaces: "@sam_ you" reads as the handle "@sam_you", and then
+        # nothing follows it.
+        (_ids(AT, SAM, UND, YOU), None),
+        (_ids(AT, SAM, UND, YOU, HURT), [CLS, HURT, SEP]),
+        (_ids(AT, SAM), None),  # a mention alone: nothing follows
+        (_ids(AT, SAM, STOP), None),  # no word follows
+        (_ids(AT, STOP, HURT), None),  # "@" and no handle
+        (_ids(AT, BANG, HURT), None),
+        (_ids(HURT, AT, SAM), None),  # not at the start
+        (_ids(HURT, YOU), None),
+    ],
+)
+def test_opening_mentions_are_taken_off_where_words_follow(
+    ids: np.ndarray, expected: list[int] | None
+) -> None:
+    out = Handles(VOCAB).without_leading(ids)
+    assert (None if out is None else out.tolist()) == expected
+
+
+def _reading(
+    threshold: float = 0.28, *, full_stop: bool = True, mentions: bool = False
+) -> ThreatReading:
+    thresholds = np.array([0.38, 0.38, 0.41, threshold])
+    reading = ThreatReading.for_model(
+        LABELS, thresholds, VOCAB, full_stop=full_stop, mentions=mentions
+    )
+    assert reading is not None
+    return reading
+
+
+class _Scorer:
+    """Scores token ids with a fixed row; remembers what it was asked to read."""
+
+    def __init__(self, row: list[float]) -> None:
+        self.row = np.array(row)
+        self.read: list[list[int]] = []
+
+    def __call__(self, ids: np.ndarray) -> np.ndarray:
+        self.read.append(ids.tolist())
+        return self.row
+
+
+def test_the_threat_score_is_the_higher_of_the_two_readings_and_nothing_else_moves() -> None:
+    first = np.array([0.10, 0.20, 0.05, 0.03])
+    second = _Scorer([0.90, 0.90, 0.90, 0.70])
+    out = _reading().apply(_ids(HURT, STOP), False, first, second)
+    assert second.read == [[CLS, HURT, SEP]]
+    assert out.tolist() == [0.10, 0.20, 0.05, 0.70]
+    assert first.tolist() == [0.10, 0.20, 0.05, 0.03]  # the caller's row is not changed
+    lower = _reading().apply(_ids(HURT, STOP), False, first, _Scorer([0.0, 0.0, 0.0, 0.01]))
+    assert lower.tolist() == first.tolist()
+
+
+@pytest.mark.parametrize(
+    ("full_stop", "mentions", "ids", "read"),
+    [
+        (True, False, _ids(AT, SAM, HURT, STOP), [CLS, AT, SAM, HURT, SEP]),
+        (True, False, _ids(AT, SAM, HURT), None),
+        (False, True, _ids(AT, SAM, HURT, STOP), [CLS, HURT, STOP, SEP]),
+        (False, True, _ids(HURT, STOP), None),
+        (True, True, _ids(AT, SAM, HURT, STOP), [CLS, HURT, SEP]),  # one reading, both out
+        (True, True, _ids(AT, SAM, HURT), [CLS, HURT, SEP]),
+        (True, True, _ids(HURT, STOP), [CLS, HURT, SEP]),
+        (True, True, _ids(HURT, YOU), None),
+    ],
+)
+def test_the_second_reading_leaves_out_what_is_on(
+    full_stop: bool, mentions: bool, ids: np.ndarray, read: list[int] | None
+) -> None:
+    reading = _reading(full_stop=full_stop, mentions=mentions)
+    second = _Scorer([0.0, 0.0, 0.0, 0.9])
+    reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), second)
+    assert second.read == ([] if read is None else [read])
+
+
+@pytest.mark.parametrize(
+    ("ids", "truncated", "threat"),
+    [
+        (_ids(HURT, YOU), False, 0.03),  # nothing to leave out
+        (_ids(HURT, STOP), True, 0.03),  # cut to fit: its end is not the message's
+        (_ids(AT, SAM, HURT), True, 0.03),
+        (_ids(HURT, STOP), False, 0.28),  # already at the threshold
+        (_ids(AT, SAM, HURT, STOP), False, 0.95),
+    ],
+)
+def test_no_second_reading_where_it_cannot_change_the_verdict_or_does_not_apply(
+    ids: np.ndarray, truncated: bool, threat: float
+) -> None:
+    first = np.array([0.1, 0.1, 0.1, threat])
+    second = _Scorer([0.9, 0.9, 0.9, 0.99])
+    reading = _reading(mentions=True)
+    assert reading.apply(ids, truncated, first, second).tolist() == first.tolist()
+    assert second.read == []
+
+
+def test_the_threshold_in_force_decides_whether_to_read_again() -> None:
+    first = np.array([0.1, 0.1, 0.1, 0.5])
+    second = _Scorer([0.0, 0.0, 0.0, 0.8])
+    assert _reading(0.6).apply(_ids(HURT, STOP), False, first, second)[3] == 0.8
+    assert _reading(0.4).apply(_ids(HURT, STOP), False, first, second)[3] == 0.5
+
+
+def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_keeps_its_own() -> (
+    None
+):
+    two = np.array([0.5, 0.5])
+    kw = {"full_stop": True, "mentions": True}
+    assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, **kw) is None
+    assert (
+        ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, full_stop=False, mentions=False)
+        is None
+    )
+    assert model_id("m@1", ("toxic", "insult"), **kw) == "m@1"
+    assert model_id("m@1", LABELS, full_stop=False, mentions=False) == "m@1"
+    assert model_id("m@1", LABELS, full_stop=True, mentions=False) == "m@1" + STOP_SUFFIX
+    assert model_id("m@1", LABELS, full_stop=False, mentions=True) == "m@1" + MENTION_SUFFIX
+    assert model_id("m@1", LABELS, **kw) == "m@1" + STOP_SUFFIX + MENTION_SUFFIX
+
+
+def test_a_vocabulary_without_a_full_stop_never_reads_past_one() -> None:
+    vocab = {k: v for k, v in VOCAB.items() if k != "."}
+    reading = ThreatReading.for_model(
+        LABELS, np.array([0.4] * 4), vocab, full_stop=True, mentions=False
+    )
+    assert reading is not None
+    second = _Scorer([0.9] * 4)
+    first = np.array([0.0] * 4)
+    assert reading.apply(_ids(HURT, STOP), False, first, second).tolist() == first.tolist()
+    assert second.read == []
