@@ -496,18 +496,18 @@ class Classifier:
             out[todo] = self._infer({k: v[todo] for k, v in feed.items()}, model)
         return out
 
-    def scores(self, encoded: Encoded, *, past_full_stop: bool = True) -> np.ndarray:
+    def scores(self, encoded: Encoded, *, second_reading: bool = True) -> np.ndarray:
         """Scores for one message: a (1, tokens) tensor, no padding; on one thread when
         it is short enough (``one_thread_up_to``). Both sessions run the same graph with
         the same kernels, so the scores do not depend on which one ran. With a screen,
         the screen reads it first and may answer alone (moderation/screen.py), on one
         thread up to its own length (``screen_one_thread_up_to``).
 
-        ``past_full_stop=False`` reads it as written even where the threat head would
+        ``second_reading=False`` reads it as written even where the threat head would
         read it a second time (rules 102-103; for the benchmark that compares the two).
         """
         row = self._scores_ids(encoded.ids)
-        if not past_full_stop:
+        if not second_reading:
             return row
         return self._past(encoded, row, self._scores_ids)
 

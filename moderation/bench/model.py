@@ -261,13 +261,14 @@ def measure_family(
                 lambda text: pair.scores(pair.encode(text, python_ascii=False)),
                 len(texts),
             )
-            if pair.threat_past_full_stop:
+            if pair.threat_past_full_stop or pair.threat_past_mentions:
                 add(
-                    "e-screen-stop",
+                    "e-screen-written",
                     "(e-screen), but the threat head reads every message as written, never "
-                    "past a final full stop (as until 2026-12-06)",
+                    "a second time past a final full stop or opening mentions (as until "
+                    "2026-12-06)",
                     2,
-                    lambda text: pair.scores(pair.encode(text), past_full_stop=False),
+                    lambda text: pair.scores(pair.encode(text), second_reading=False),
                     len(texts),
                 )
         log.info("%s: %d rows, %d rounds", name, len(variants), rounds)

@@ -97,9 +97,9 @@ def test_batches_and_a_second_lane_read_past_them_too(
     rows, written = on.scores_same_length(same), off.scores_same_length(same)
     for i, encoded in enumerate(same):
         assert np.array_equal(rows[i], _expected(off, encoded, written[i]))
-    # The benchmark's row for the reading as written (`bench model`, e-screen-stop).
+    # The benchmark's row for the reading as written (`bench model`, e-screen-written).
     for encoded in batch:
-        assert np.array_equal(on.scores(encoded, past_full_stop=False), off.scores(encoded))
+        assert np.array_equal(on.scores(encoded, second_reading=False), off.scores(encoded))
     lane = on.second_session(1)
     for text in (TEXTS[0], TEXTS[4]):
         encoded = on.encode(text)

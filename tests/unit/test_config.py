@@ -63,6 +63,16 @@ def test_the_threat_head_reads_past_a_final_full_stop_unless_turned_off(
     assert classifier_settings(Source(env)).threat_past_full_stop is expected
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"), [(None, True), ("yes", True), ("false", False), ("0", False)]
+)
+def test_the_threat_head_reads_past_opening_mentions_unless_turned_off(
+    raw: str | None, expected: bool
+) -> None:
+    env = {} if raw is None else {"MODERATION_THREAT_PAST_MENTIONS": raw}
+    assert classifier_settings(Source(env)).threat_past_mentions is expected
+
+
 def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
     cfg = tmp_path / "m.toml"
     cfg.write_text("one_thread_up_to = 32\n")
@@ -80,6 +90,7 @@ def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
         ({"MODERATION_HUGE_PAGES": "2mb"}, "MODERATION_HUGE_PAGES='2mb': expected true or false"),
         ({"MODERATION_ASCII_WORDPIECE": "py"}, "ASCII_WORDPIECE='py': expected true or false"),
         ({"MODERATION_THREAT_PAST_FULL_STOP": "."}, "FULL_STOP='.': expected true or false"),
+        ({"MODERATION_THREAT_PAST_MENTIONS": "@"}, "MENTIONS='@': expected true or false"),
         ({"MODERATION_SPIN_US": "-5"}, "MODERATION_SPIN_US=-5: expected 0..1000000"),
         ({"MODERATION_ONE_THREAD_UP_TO": "short"}, "expected auto or a token count"),
         ({"MODERATION_ONE_THREAD_UP_TO": "-1"}, "ONE_THREAD_UP_TO=-1: expected auto or 0..512"),
