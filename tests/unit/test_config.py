@@ -43,34 +43,24 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
     assert classifier_settings(Source(env)).huge_pages is expected
 
 
+# Switches on by default, each turned off by its variable: ASCII text tokenized in Python,
+# and the threat head's second readings (docs/model.md, rules 102-103).
+_ON_BY_DEFAULT = [
+    ("ASCII_WORDPIECE", "ascii_wordpiece"),
+    ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
+    ("THREAT_PAST_MENTIONS", "threat_past_mentions"),
+]
+
+
+@pytest.mark.parametrize(("variable", "field"), _ON_BY_DEFAULT)
 @pytest.mark.parametrize(
-    ("raw", "expected"), [(None, True), ("1", True), ("off", False), ("0", False)]
+    ("raw", "expected"), [(None, True), ("1", True), ("yes", True), ("off", False), ("0", False)]
 )
-def test_ascii_text_is_tokenized_in_python_unless_turned_off(
-    raw: str | None, expected: bool
+def test_switches_on_by_default_are_turned_off_by_their_variable(
+    variable: str, field: str, raw: str | None, expected: bool
 ) -> None:
-    env = {} if raw is None else {"MODERATION_ASCII_WORDPIECE": raw}
-    assert classifier_settings(Source(env)).ascii_wordpiece is expected
-
-
-@pytest.mark.parametrize(
-    ("raw", "expected"), [(None, True), ("1", True), ("off", False), ("0", False)]
-)
-def test_the_threat_head_reads_past_a_final_full_stop_unless_turned_off(
-    raw: str | None, expected: bool
-) -> None:
-    env = {} if raw is None else {"MODERATION_THREAT_PAST_FULL_STOP": raw}
-    assert classifier_settings(Source(env)).threat_past_full_stop is expected
-
-
-@pytest.mark.parametrize(
-    ("raw", "expected"), [(None, True), ("yes", True), ("false", False), ("0", False)]
-)
-def test_the_threat_head_reads_past_opening_mentions_unless_turned_off(
-    raw: str | None, expected: bool
-) -> None:
-    env = {} if raw is None else {"MODERATION_THREAT_PAST_MENTIONS": raw}
-    assert classifier_settings(Source(env)).threat_past_mentions is expected
+    env = {} if raw is None else {f"MODERATION_{variable}": raw}
+    assert getattr(classifier_settings(Source(env)), field) is expected
 
 
 def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:
