@@ -572,7 +572,7 @@ class Classifier:
         return self._past_rows(batch, rows)
 
     def _past_rows(self, batch: Sequence[Encoded], rows: np.ndarray) -> np.ndarray:
-        """A batch's rows, each read past its message's final full stop where that
+        """A batch's rows, each with its message's threat second reading where that
         applies; the second reading is the message's own, as ``scores`` reads it."""
         for i, encoded in enumerate(batch):
             rows[i] = self._past(encoded, rows[i], self._scores_ids)
