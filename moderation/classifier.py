@@ -30,7 +30,7 @@ from moderation.normalize import (
 )
 from moderation.screen import Screen, screen_id
 from moderation.thread_choice import LengthTiming, limit_from, measure
-from moderation.threat_reading import ThreatReading
+from moderation.threat_reading import Readings, ThreatReading
 from moderation.threat_reading import model_id as read_threat_id
 from moderation.wordpiece import AsciiWordPiece
 
@@ -250,22 +250,14 @@ class Classifier:
                 for label in self.labels
             ]
         )
-        # The threat head's second reading, past a final full stop and opening mentions
-        # (moderation/threat_reading.py, rules 102-103); the id says which, before the
+        # The threat head's second reading, past a final full stop and mentions
+        # (moderation/threat_reading.py, rules 102-104); the id says which, before the
         # screen's part of it.
+        readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
-            self.labels,
-            self._thresholds,
-            self.vocabulary(),
-            full_stop=settings.threat_past_full_stop,
-            mentions=settings.threat_past_mentions,
+            self.labels, self._thresholds, self.vocabulary(), readings
         )
-        self.model_id = read_threat_id(
-            self.model_id,
-            self.labels,
-            full_stop=settings.threat_past_full_stop,
-            mentions=settings.threat_past_mentions,
-        )
+        self.model_id = read_threat_id(self.model_id, self.labels, readings)
         if settings.screen_dir is not None:
             self._load_screen(settings.screen_dir, settings.screen_ratio, settings.spinning)
         # Messages up to this many tokens run on a one-thread session of their own
@@ -283,7 +275,7 @@ class Classifier:
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
-            "mentions: %s",
+            "mentions: %s, past other mentions: %s",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -298,6 +290,7 @@ class Classifier:
             "in Python" if self._wordpiece is not None else "by the library",
             "yes" if self.threat_past_full_stop else "no",
             "yes" if self.threat_past_mentions else "no",
+            "yes" if self.threat_past_inner_mentions else "no",
         )
 
     def _one_thread_candidate(self, configured: int | None) -> Any:
@@ -529,7 +522,12 @@ class Classifier:
     @property
     def threat_past_mentions(self) -> bool:
         """Whether the threat head reads a message past its opening mentions (rule 103)."""
-        return self._threat_reading is not None and self._threat_reading.handles is not None
+        return self._threat_reading is not None and self._threat_reading.readings.mentions
+
+    @property
+    def threat_past_inner_mentions(self) -> bool:
+        """Whether the threat head reads a message past its other mentions (rule 104)."""
+        return self._threat_reading is not None and self._threat_reading.readings.inner_mentions
 
     def _past(
         self, encoded: Encoded, row: np.ndarray, score: Callable[[np.ndarray], np.ndarray]

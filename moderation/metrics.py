@@ -380,6 +380,9 @@ class _DescribedModel(Protocol):
     @property
     def threat_past_mentions(self) -> bool: ...
 
+    @property
+    def threat_past_inner_mentions(self) -> bool: ...
+
 
 def describe_model(classifier: _DescribedModel) -> None:
     """Point the model info metric at the model now serving."""
@@ -394,5 +397,6 @@ def describe_model(classifier: _DescribedModel) -> None:
             "ascii_wordpiece": str(classifier.ascii_wordpiece).lower(),
             "threat_past_full_stop": str(classifier.threat_past_full_stop).lower(),
             "threat_past_mentions": str(classifier.threat_past_mentions).lower(),
+            "threat_past_inner_mentions": str(classifier.threat_past_inner_mentions).lower(),
         }
     )

@@ -1,22 +1,25 @@
-"""The threat head's second reading: past a final full stop (docs/model.md, rule 102) and
-past the mentions a message opens with (rule 103).
+"""The threat head's second reading: past a final full stop (docs/model.md, rule 102),
+past the mentions a message opens with (rule 103) and past every other mention in it
+(rule 104).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
-threat head's negatives, and none opens with a mention ("@sam ..."), which only tweets
-the head is not supervised on carry. So the head learned both as signs of harmlessness:
-"I will find you." can be allowed where "I will find you" is nudged. Training them away
-cost negated hate, counter-speech and validation splits (rules 10-13), which the other
-heads read with their full stops and mentions. So only the threat head reads past them,
-at inference: a message whose tokens end in one full stop or open with mentions, and
-whose threat score is under the threshold in force, is scored a second time without
-them, and its threat score is the higher of the two readings. Every other head keeps the
-message as written. It works on token ids, so the verdict cache (keyed by ids) stays
-exact.
+threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
+@sam"), which only tweets the head is not supervised on carry. So the head learned both
+as signs of harmlessness: "I will find you." can be allowed where "I will find you" is
+nudged. Training them away cost negated hate, counter-speech and validation splits
+(rules 10-13), which the other heads read with their full stops and mentions. So only
+the threat head reads past them, at inference: a message whose tokens end in one full
+stop or hold mentions, and whose threat score is under the threshold in force, is scored
+a second time without them, and its threat score is the higher of the two readings.
+Every other head keeps the message as written. It works on token ids, so the verdict
+cache (keyed by ids) stays exact.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -24,17 +27,60 @@ LABEL = "threat"
 # Verdicts and cache entries differ with each reading on, so the model id says so.
 STOP_SUFFIX = "+threat-past-stop"
 MENTION_SUFFIX = "+threat-past-mention"
+INNER_MENTION_SUFFIX = "+threat-past-inner-mention"
 STOP = "."
 AT = "@"
 UNDERSCORE = "_"
 
 
-def model_id(base: str, labels: Sequence[str], *, full_stop: bool, mentions: bool) -> str:
+class _ReadingSettings(Protocol):
+    @property
+    def threat_past_full_stop(self) -> bool: ...
+
+    @property
+    def threat_past_mentions(self) -> bool: ...
+
+    @property
+    def threat_past_inner_mentions(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Readings:
+    """Which parts of a message the threat head's second reading leaves out: a final full
+    stop (rule 102), the mentions it opens with (rule 103), every other mention (rule 104)."""
+
+    full_stop: bool = False
+    mentions: bool = False
+    inner_mentions: bool = False
+
+    @classmethod
+    def of(cls, settings: _ReadingSettings) -> Readings:
+        """The readings a classifier's settings switch on."""
+        return cls(
+            settings.threat_past_full_stop,
+            settings.threat_past_mentions,
+            settings.threat_past_inner_mentions,
+        )
+
+    @property
+    def any(self) -> bool:
+        return self.full_stop or self.mentions or self.inner_mentions
+
+    @property
+    def suffix(self) -> str:
+        """What the model id gains: one part per reading on, so that verdicts and cache
+        entries of different readings never mix."""
+        return (
+            (STOP_SUFFIX if self.full_stop else "")
+            + (MENTION_SUFFIX if self.mentions else "")
+            + (INNER_MENTION_SUFFIX if self.inner_mentions else "")
+        )
+
+
+def model_id(base: str, labels: Sequence[str], readings: Readings) -> str:
     """The id of ``base`` as the classifier runs it: with a suffix for each reading on
     (where the model has a threat head)."""
-    if LABEL not in labels:
-        return base
-    return base + (STOP_SUFFIX if full_stop else "") + (MENTION_SUFFIX if mentions else "")
+    return base + readings.suffix if LABEL in labels else base
 
 
 def without_final_stop(ids: np.ndarray, stop_id: int) -> np.ndarray | None:
@@ -80,32 +126,51 @@ class Handles:
                 continue
             return j
 
-    def without_leading(self, ids: np.ndarray) -> np.ndarray | None:
-        """``[CLS] ... [SEP]`` without the mentions it opens with, where a word follows
-        them; None where it opens with none."""
+    def without(self, ids: np.ndarray, *, leading: bool, inner: bool) -> np.ndarray | None:
+        """``[CLS] ... [SEP]`` without the mentions it opens with (``leading``) and every
+        other mention in it (``inner``: after a word, at the end), where a word remains;
+        None where nothing is left out. On ids an address's "@" ("bob@example.com") is a
+        mention too: no space tells them apart (docs/model.md, rule 104)."""
         end = ids.shape[0] - 1  # [SEP]
-        j = 1
-        while j < end and ids[j] == self.at:
-            after = self._handle_end(ids, j + 1, end)
-            if after == j + 1:
-                break  # "@" and no handle
-            j = after
-        if j == 1 or not any(self._word(int(i)) for i in ids[j:end]):
+        ats = np.flatnonzero(ids[:end] == self.at)
+        if ats.size == 0:
             return None
-        return np.concatenate([ids[:1], ids[j:]])
+        keep = np.ones(ids.shape[0], dtype=bool)
+        opening_end = 1  # where the run of mentions the message opens with ends
+        for at in ats.tolist():
+            after = self._handle_end(ids, at + 1, end)
+            if after == at + 1:
+                continue  # "@" and no handle: not a mention, and no longer the opening
+            opening = at == opening_end
+            if opening:
+                opening_end = after
+            if leading if opening else inner:
+                keep[at:after] = False
+        if keep.all():
+            return None
+        out = ids[keep]
+        if not any(self._word(int(i)) for i in out[1:-1]):
+            return None
+        return out
 
 
 class ThreatReading:
-    """Rules 102-103 for one model: its threat column, the threshold in force, and what
+    """Rules 102-104 for one model: its threat column, the threshold in force, and what
     the second reading leaves out."""
 
     def __init__(
-        self, column: int, threshold: float, stop_id: int | None, handles: Handles | None
+        self,
+        column: int,
+        threshold: float,
+        stop_id: int | None,
+        handles: Handles | None,
+        readings: Readings,
     ) -> None:
         self.column = column
         self.threshold = threshold
         self.stop_id = stop_id
         self.handles = handles
+        self.readings = readings
 
     @classmethod
     def for_model(
@@ -113,24 +178,25 @@ class ThreatReading:
         labels: Sequence[str],
         thresholds: np.ndarray,
         vocab: Mapping[str, int],
-        *,
-        full_stop: bool,
-        mentions: bool,
+        readings: Readings,
     ) -> ThreatReading | None:
         """The reading for a model with these labels, thresholds in force (one per label)
-        and vocabulary; None where neither reading is on or it has no threat head
+        and vocabulary; None where no reading is on or it has no threat head
         (``model_id``'s rule). A vocabulary without a full stop never reads past one."""
-        if LABEL not in labels or not (full_stop or mentions):
+        if LABEL not in labels or not readings.any:
             return None
         column = list(labels).index(LABEL)
-        stop_id = vocab.get(STOP, -1) if full_stop else None
-        return cls(column, float(thresholds[column]), stop_id, Handles(vocab) if mentions else None)
+        stop_id = vocab.get(STOP, -1) if readings.full_stop else None
+        handles = Handles(vocab) if readings.mentions or readings.inner_mentions else None
+        return cls(column, float(thresholds[column]), stop_id, handles, readings)
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
         """The ids the second reading scores; None where nothing is left out."""
         out: np.ndarray | None = None
         if self.handles is not None:
-            out = self.handles.without_leading(ids)
+            out = self.handles.without(
+                ids, leading=self.readings.mentions, inner=self.readings.inner_mentions
+            )
         if self.stop_id is not None:
             stripped = without_final_stop(ids if out is None else out, self.stop_id)
             if stripped is not None:

@@ -261,11 +261,15 @@ def measure_family(
                 lambda text: pair.scores(pair.encode(text, python_ascii=False)),
                 len(texts),
             )
-            if pair.threat_past_full_stop or pair.threat_past_mentions:
+            if (
+                pair.threat_past_full_stop
+                or pair.threat_past_mentions
+                or pair.threat_past_inner_mentions
+            ):
                 add(
                     "e-screen-written",
                     "(e-screen), but the threat head reads every message as written, never "
-                    "a second time past a final full stop or opening mentions (as until "
+                    "a second time past a final full stop or mentions (as until "
                     "2026-12-06)",
                     2,
                     lambda text: pair.scores(pair.encode(text), second_reading=False),

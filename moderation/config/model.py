@@ -76,6 +76,9 @@ class ClassifierSettings:
     # ..."; rule 103 in docs/model.md, which it passed: threats flipped by an opening
     # mention 66 -> 16, nothing as written moved, 3 more of 865 TweetEval negatives nudged).
     threat_past_mentions: bool = True
+    # ... and every other mention in it ("hey @sam ...", "... @sam"; rule 104 in
+    # docs/model.md).
+    threat_past_inner_mentions: bool = False
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.
     require_vnni: bool = False
@@ -110,6 +113,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ),
         threat_past_mentions=src.boolean(
             "THREAT_PAST_MENTIONS", ClassifierSettings().threat_past_mentions
+        ),
+        threat_past_inner_mentions=src.boolean(
+            "THREAT_PAST_INNER_MENTIONS", ClassifierSettings().threat_past_inner_mentions
         ),
         shadow_model_dir=_shadow_dir(src),
         screen_dir=_screen_dir(src),

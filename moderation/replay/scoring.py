@@ -153,18 +153,14 @@ def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
     from moderation.classifier import load_manifest
     from moderation.policy import Policy
     from moderation.screen import screen_id
+    from moderation.threat_reading import Readings
     from moderation.threat_reading import model_id as read_threat_id
 
     manifest = load_manifest(settings.model_dir)
     labels = tuple(manifest["labels"])
     policy = Policy.for_model(labels, manifest["thresholds"], settings.thresholds)
     # As the classifier names what it runs (moderation/threat_reading.py, screen.py).
-    model_id = read_threat_id(
-        manifest["id"],
-        labels,
-        full_stop=settings.threat_past_full_stop,
-        mentions=settings.threat_past_mentions,
-    )
+    model_id = read_threat_id(manifest["id"], labels, Readings.of(settings))
     screen = None
     if settings.screen_dir is not None:
         # The pair decides otherwise than the model alone: its id (moderation/screen.py).

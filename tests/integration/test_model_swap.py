@@ -17,6 +17,7 @@ from moderation import metrics
 from moderation.classifier import load_manifest
 from moderation.config import CacheSettings, ClassifierSettings, default_model_dir
 from moderation.embedded import EmbeddedRedis
+from moderation.threat_reading import Readings
 from moderation.threat_reading import model_id as read_threat_id
 from tests.integration.conftest import wait_for
 from tests.integration.kafka_io import message, produce, read, unique_ids
@@ -104,9 +105,7 @@ def test_a_model_swapped_under_traffic_loses_nothing_and_a_broken_one_is_refused
     models = [verdicts[f"s{i}"]["model"] for i in range(n)]
     # The new file as the classifier runs it, with its threat head's second readings.
     d = ClassifierSettings()
-    new = read_threat_id(
-        NEW_ID, ("threat",), full_stop=d.threat_past_full_stop, mentions=d.threat_past_mentions
-    )
+    new = read_threat_id(NEW_ID, ("threat",), Readings.of(d))
     assert new != NEW_ID
     assert models[0] == old_id and models[-1] == new and info == new
     # Every message sent once the swap was done went to the new model (partitions are

@@ -16,6 +16,7 @@ from moderation.classifier import PREFIX_CHARS_PER_TOKEN, Classifier, Encoded, l
 from moderation.config import ClassifierSettings, default_model_dir
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.policy import Policy
+from moderation.threat_reading import Readings
 from moderation.threat_reading import model_id as read_threat_id
 
 
@@ -29,8 +30,7 @@ def test_scores_cover_every_label_and_lie_in_unit_interval(classifier: Classifie
     assert result.model_id == read_threat_id(
         load_manifest(default_model_dir())["id"],
         classifier.labels,
-        full_stop=d.threat_past_full_stop,
-        mentions=d.threat_past_mentions,
+        Readings.of(d),
     )
     assert d.threat_past_full_stop and classifier.threat_past_full_stop
     assert result.tokens == 12 and not result.truncated

@@ -1,4 +1,4 @@
-"""The shipped model with the threat head's second reading (rules 102-103,
+"""The shipped model with the threat head's second reading (rules 102-104,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
@@ -14,11 +14,17 @@ from moderation import metrics
 from moderation.classifier import Classifier, Encoded
 from moderation.config import ClassifierSettings
 from moderation.replay.scoring import model_facts
-from moderation.threat_reading import MENTION_SUFFIX, STOP_SUFFIX, Handles, without_final_stop
+from moderation.threat_reading import (
+    INNER_MENTION_SUFFIX,
+    MENTION_SUFFIX,
+    STOP_SUFFIX,
+    Handles,
+    without_final_stop,
+)
 
 # Written for this test (not the behaviour suite's lines): threats with and without a
-# full stop or an opening mention, violent words in chat, plain chat, an ellipsis, a
-# mention alone, a message cut to fit.
+# full stop or a mention (opening, after a greeting, at the end), violent words in chat,
+# plain chat, an ellipsis, an address, a mention alone, a message cut to fit.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -26,6 +32,10 @@ TEXTS = [
     "i will find you and hurt you",
     "@sam i will find you and hurt you",
     "@jess_92 @user you won't see tomorrow.",
+    "hey @sam i will find you and hurt you",
+    "i will find you and hurt you @sam",
+    "yo @jess_92 you won't see tomorrow. @user",
+    "mail me at sam@example.com, I'll make sure you never walk again",
     "this boss fight killed me.",
     "@sam this boss fight killed me",
     "I'm going to kill this exam.",
@@ -41,18 +51,32 @@ TEXTS = [
 @pytest.fixture(scope="module")
 def readers() -> tuple[Classifier, Classifier]:
     settings = ClassifierSettings(threads=1)
-    off = Classifier(replace(settings, threat_past_full_stop=False, threat_past_mentions=False))
-    on = Classifier(replace(settings, threat_past_full_stop=True, threat_past_mentions=True))
+    off = Classifier(
+        replace(
+            settings,
+            threat_past_full_stop=False,
+            threat_past_mentions=False,
+            threat_past_inner_mentions=False,
+        )
+    )
+    on = Classifier(
+        replace(
+            settings,
+            threat_past_full_stop=True,
+            threat_past_mentions=True,
+            threat_past_inner_mentions=True,
+        )
+    )
     return off, on
 
 
 def _expected(off: Classifier, encoded: Encoded, first: np.ndarray) -> np.ndarray:
     """What both readings should give, from the file read as written (``off``): the
-    message without its opening mentions and final full stop, read again."""
+    message without its mentions and final full stop, read again."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
     ids = encoded.ids
-    plain = Handles(off.vocabulary()).without_leading(ids)
+    plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
     ids = ids if plain is None else plain
     stripped = without_final_stop(ids, off.vocabulary()["."])
     ids = ids if stripped is None else stripped
@@ -77,10 +101,11 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
         assert np.array_equal(row, _expected(off, encoded, first)), text[:60]
         if first[t] < threshold <= row[t]:
             crossed.append(text)
-    # Some threats are nudged only with the reading, with a full stop and with a mention
-    # (else this proves nothing of either).
-    assert any(c.endswith(".") and not c.startswith("@") for c in crossed), crossed
+    # Some threats are nudged only with the reading, with a full stop, with an opening
+    # mention and with one elsewhere (else this proves nothing of them).
+    assert any(c.endswith(".") and "@" not in c for c in crossed), crossed
     assert any(c.startswith("@") for c in crossed), crossed
+    assert any(" @" in c and not c.endswith(".") for c in crossed), crossed
 
 
 def test_batches_and_a_second_lane_read_past_them_too(
@@ -110,22 +135,21 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
     readers: tuple[Classifier, Classifier],
 ) -> None:
     off, on = readers
-    assert on.model_id == off.model_id + STOP_SUFFIX + MENTION_SUFFIX
-    assert on.threat_past_full_stop and on.threat_past_mentions
-    assert not off.threat_past_full_stop and not off.threat_past_mentions
+    assert on.model_id == off.model_id + STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX
+    switches = ("threat_past_full_stop", "threat_past_mentions", "threat_past_inner_mentions")
+    assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
-    assert metrics.MODEL_INFO._value["threat_past_full_stop"] == "true"
-    assert metrics.MODEL_INFO._value["threat_past_mentions"] == "true"
+    assert all(metrics.MODEL_INFO._value[s] == "true" for s in switches)
     assert metrics.MODEL_INFO._value["id"] == on.model_id
     metrics.describe_model(off)
-    assert metrics.MODEL_INFO._value["threat_past_full_stop"] == "false"
-    assert metrics.MODEL_INFO._value["threat_past_mentions"] == "false"
+    assert all(metrics.MODEL_INFO._value[s] == "false" for s in switches)
     # The replay names what it runs as the classifier does, without loading it.
     for c in readers:
         settings = replace(
             ClassifierSettings(threads=1),
             threat_past_full_stop=c.threat_past_full_stop,
             threat_past_mentions=c.threat_past_mentions,
+            threat_past_inner_mentions=c.threat_past_inner_mentions,
         )
         assert model_facts(settings)["id"] == c.model_id
 
@@ -140,6 +164,13 @@ def test_the_shipped_vocabulary_reads_handles_as_the_tests_vocabulary_does(
         ("@jess_92 @user hurt you", "hurt you"),
         ("@Sam_Lee99 hurt you.", "hurt you."),
     ]:
-        out = handles.without_leading(off.encode(text).ids)
+        out = handles.without(off.encode(text).ids, leading=True, inner=False)
         assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
-    assert handles.without_leading(off.encode("hurt @sam").ids) is None
+    assert handles.without(off.encode("hurt @sam").ids, leading=True, inner=False) is None
+    for text, rest in [
+        ("hey @sam hurt you", "hey hurt you"),
+        ("hurt you @Sam_Lee99", "hurt you"),
+        ("@sam hurt @jess_92 you.", "@sam hurt you."),
+    ]:
+        out = handles.without(off.encode(text).ids, leading=False, inner=True)
+        assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text

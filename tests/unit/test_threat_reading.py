@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from moderation.threat_reading import (
+    INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
     STOP_SUFFIX,
     Handles,
+    Readings,
     ThreatReading,
     model_id,
     without_final_stop,
@@ -84,16 +86,47 @@ def test_only_one_final_full_stop_is_taken_off(ids: np.ndarray, expected: list[i
 def test_opening_mentions_are_taken_off_where_words_follow(
     ids: np.ndarray, expected: list[int] | None
 ) -> None:
-    out = Handles(VOCAB).without_leading(ids)
+    out = Handles(VOCAB).without(ids, leading=True, inner=False)
+    assert (None if out is None else out.tolist()) == expected
+
+
+@pytest.mark.parametrize(
+    ("ids", "leading", "expected"),
+    [
+        (_ids(YOU, AT, SAM, HURT), False, [CLS, YOU, HURT, SEP]),  # "you @sam hurt"
+        (_ids(HURT, YOU, AT, SAM), False, [CLS, HURT, YOU, SEP]),  # at the end
+        (_ids(HURT, AT, JESS, UND, N92, P92), False, [CLS, HURT, SEP]),
+        (_ids(HURT, AT, SAM, AT, USER, YOU), False, [CLS, HURT, YOU, SEP]),  # two
+        (_ids(HURT, AT, SAM, STOP), False, [CLS, HURT, STOP, SEP]),  # the "." stays
+        # The opening mentions stay unless the opening reading is on as well.
+        (_ids(AT, SAM, HURT, AT, USER), False, [CLS, AT, SAM, HURT, SEP]),
+        (_ids(AT, SAM, HURT, AT, USER), True, [CLS, HURT, SEP]),
+        (_ids(AT, SAM, YOU), False, None),  # only an opening one
+        # After an "@" with no handle, the next mention no longer opens the message.
+        (_ids(AT, STOP, AT, SAM, HURT), False, [CLS, AT, STOP, HURT, SEP]),
+        (_ids(HURT, AT, STOP), False, None),  # "@" and no handle
+        (_ids(HURT, AT), False, None),  # "@" last
+        (_ids(STOP, AT, SAM), False, None),  # no word remains
+        (_ids(HURT, YOU), False, None),
+    ],
+)
+def test_other_mentions_are_taken_off_where_a_word_remains(
+    ids: np.ndarray, leading: bool, expected: list[int] | None
+) -> None:
+    out = Handles(VOCAB).without(ids, leading=leading, inner=True)
     assert (None if out is None else out.tolist()) == expected
 
 
 def _reading(
-    threshold: float = 0.28, *, full_stop: bool = True, mentions: bool = False
+    threshold: float = 0.28,
+    *,
+    full_stop: bool = True,
+    mentions: bool = False,
+    inner_mentions: bool = False,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
     reading = ThreatReading.for_model(
-        LABELS, thresholds, VOCAB, full_stop=full_stop, mentions=mentions
+        LABELS, thresholds, VOCAB, Readings(full_stop, mentions, inner_mentions)
     )
     assert reading is not None
     return reading
@@ -123,22 +156,28 @@ def test_the_threat_score_is_the_higher_of_the_two_readings_and_nothing_else_mov
 
 
 @pytest.mark.parametrize(
-    ("full_stop", "mentions", "ids", "read"),
+    ("on", "ids", "read"),
     [
-        (True, False, _ids(AT, SAM, HURT, STOP), [CLS, AT, SAM, HURT, SEP]),
-        (True, False, _ids(AT, SAM, HURT), None),
-        (False, True, _ids(AT, SAM, HURT, STOP), [CLS, HURT, STOP, SEP]),
-        (False, True, _ids(HURT, STOP), None),
-        (True, True, _ids(AT, SAM, HURT, STOP), [CLS, HURT, SEP]),  # one reading, both out
-        (True, True, _ids(AT, SAM, HURT), [CLS, HURT, SEP]),
-        (True, True, _ids(HURT, STOP), [CLS, HURT, SEP]),
-        (True, True, _ids(HURT, YOU), None),
+        ((True, False, False), _ids(AT, SAM, HURT, STOP), [CLS, AT, SAM, HURT, SEP]),
+        ((True, False, False), _ids(AT, SAM, HURT), None),
+        ((False, True, False), _ids(AT, SAM, HURT, STOP), [CLS, HURT, STOP, SEP]),
+        ((False, True, False), _ids(HURT, STOP), None),
+        ((False, True, False), _ids(HURT, AT, SAM, YOU), None),
+        ((True, True, False), _ids(AT, SAM, HURT, STOP), [CLS, HURT, SEP]),  # both out
+        ((True, True, False), _ids(AT, SAM, HURT), [CLS, HURT, SEP]),
+        ((True, True, False), _ids(HURT, STOP), [CLS, HURT, SEP]),
+        ((True, True, False), _ids(HURT, YOU), None),
+        ((False, False, True), _ids(HURT, AT, SAM, YOU), [CLS, HURT, YOU, SEP]),
+        ((False, False, True), _ids(AT, SAM, HURT, AT, USER), [CLS, AT, SAM, HURT, SEP]),
+        ((False, False, True), _ids(AT, SAM, HURT), None),
+        ((True, True, True), _ids(AT, SAM, HURT, AT, USER, STOP), [CLS, HURT, SEP]),
+        ((True, True, True), _ids(HURT, AT, SAM, STOP), [CLS, HURT, SEP]),
     ],
 )
 def test_the_second_reading_leaves_out_what_is_on(
-    full_stop: bool, mentions: bool, ids: np.ndarray, read: list[int] | None
+    on: tuple[bool, bool, bool], ids: np.ndarray, read: list[int] | None
 ) -> None:
-    reading = _reading(full_stop=full_stop, mentions=mentions)
+    reading = _reading(full_stop=on[0], mentions=on[1], inner_mentions=on[2])
     second = _Scorer([0.0, 0.0, 0.0, 0.9])
     reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), second)
     assert second.read == ([] if read is None else [read])
@@ -175,24 +214,30 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     None
 ):
     two = np.array([0.5, 0.5])
-    kw = {"full_stop": True, "mentions": True}
-    assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, **kw) is None
-    assert (
-        ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, full_stop=False, mentions=False)
-        is None
+    every = Readings(True, True, True)
+    assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, every) is None
+    assert ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, Readings()) is None
+    assert model_id("m@1", ("toxic", "insult"), every) == "m@1"
+    assert model_id("m@1", LABELS, Readings()) == "m@1"
+    assert model_id("m@1", LABELS, Readings(full_stop=True)) == "m@1" + STOP_SUFFIX
+    assert model_id("m@1", LABELS, Readings(mentions=True)) == "m@1" + MENTION_SUFFIX
+    assert model_id("m@1", LABELS, Readings(inner_mentions=True)) == "m@1" + INNER_MENTION_SUFFIX
+    assert model_id("m@1", LABELS, every) == (
+        "m@1" + STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX
     )
-    assert model_id("m@1", ("toxic", "insult"), **kw) == "m@1"
-    assert model_id("m@1", LABELS, full_stop=False, mentions=False) == "m@1"
-    assert model_id("m@1", LABELS, full_stop=True, mentions=False) == "m@1" + STOP_SUFFIX
-    assert model_id("m@1", LABELS, full_stop=False, mentions=True) == "m@1" + MENTION_SUFFIX
-    assert model_id("m@1", LABELS, **kw) == "m@1" + STOP_SUFFIX + MENTION_SUFFIX
+    # Every reading on or off names a model id of its own.
+    ids = {
+        model_id("m@1", LABELS, Readings(a, b, c))
+        for a in (False, True)
+        for b in (False, True)
+        for c in (False, True)
+    }
+    assert len(ids) == 8
 
 
 def test_a_vocabulary_without_a_full_stop_never_reads_past_one() -> None:
     vocab = {k: v for k, v in VOCAB.items() if k != "."}
-    reading = ThreatReading.for_model(
-        LABELS, np.array([0.4] * 4), vocab, full_stop=True, mentions=False
-    )
+    reading = ThreatReading.for_model(LABELS, np.array([0.4] * 4), vocab, Readings(full_stop=True))
     assert reading is not None
     second = _Scorer([0.9] * 4)
     first = np.array([0.0] * 4)
