@@ -497,7 +497,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``second_reading=False`` reads it as written even where the threat head would
-        read it a second time (rules 102-103; for the benchmark that compares the two).
+        read it a second time (rules 102-105; for the benchmark that compares the two).
         """
         row = self._scores_ids(encoded.ids)
         if not second_reading:
