@@ -251,11 +251,15 @@ class Classifier:
             ]
         )
         # The threat head's second reading, past a final full stop and mentions
-        # (moderation/threat_reading.py, rules 102-104); the id says which, before the
+        # (moderation/threat_reading.py, rules 102-106); the id says which, before the
         # screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
-            self.labels, self._thresholds, self.vocabulary(), readings
+            self.labels,
+            self._thresholds,
+            self.vocabulary(),
+            readings,
+            lambda word: self._token_ids(word)[0][1:-1].tolist(),
         )
         self.model_id = read_threat_id(self.model_id, self.labels, readings)
         if settings.screen_dir is not None:
@@ -275,7 +279,7 @@ class Classifier:
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
-            "mentions: %s, past other mentions: %s",
+            "mentions: %s, past other mentions: %s, past chat words: %s",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -291,6 +295,7 @@ class Classifier:
             "yes" if self.threat_past_full_stop else "no",
             "yes" if self.threat_past_mentions else "no",
             "yes" if self.threat_past_inner_mentions else "no",
+            "yes" if self.threat_past_chat_words else "no",
         )
 
     def _one_thread_candidate(self, configured: int | None) -> Any:
@@ -528,6 +533,11 @@ class Classifier:
     def threat_past_inner_mentions(self) -> bool:
         """Whether the threat head reads a message past its other mentions (rule 104)."""
         return self._threat_reading is not None and self._threat_reading.readings.inner_mentions
+
+    @property
+    def threat_past_chat_words(self) -> bool:
+        """Whether the threat head reads past chat's opening words and laughs (rule 106)."""
+        return self._threat_reading is not None and self._threat_reading.readings.chat_words
 
     def _past(
         self, encoded: Encoded, row: np.ndarray, score: Callable[[np.ndarray], np.ndarray]

@@ -383,6 +383,9 @@ class _DescribedModel(Protocol):
     @property
     def threat_past_inner_mentions(self) -> bool: ...
 
+    @property
+    def threat_past_chat_words(self) -> bool: ...
+
 
 def describe_model(classifier: _DescribedModel) -> None:
     """Point the model info metric at the model now serving."""
@@ -398,5 +401,6 @@ def describe_model(classifier: _DescribedModel) -> None:
             "threat_past_full_stop": str(classifier.threat_past_full_stop).lower(),
             "threat_past_mentions": str(classifier.threat_past_mentions).lower(),
             "threat_past_inner_mentions": str(classifier.threat_past_inner_mentions).lower(),
+            "threat_past_chat_words": str(classifier.threat_past_chat_words).lower(),
         }
     )

@@ -1,11 +1,12 @@
 """The threat head's second reading: past a final full stop (docs/model.md, rule 102),
-past the mentions a message opens with (rule 103) and past every other mention in it
-(rule 104).
+past the mentions a message opens with (rule 103), past every other mention in it
+(rules 104-105) and past chat's opening words and closing laughs (rule 106).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
-@sam"), which only tweets the head is not supervised on carry. So the head learned both
-as signs of harmlessness: "I will find you." can be allowed where "I will find you" is
+@sam"), which only tweets the head is not supervised on carry, or opens with "hey" or
+ends in "lol", as chitchat among its negatives does. So the head learned these as signs
+of harmlessness: "I will find you." can be allowed where "I will find you" is
 nudged. Training them away cost negated hate, counter-speech and validation splits
 (rules 10-13), which the other heads read with their full stops and mentions. So only
 the threat head reads past them, at inference: a message whose tokens end in one full
@@ -28,9 +29,17 @@ LABEL = "threat"
 STOP_SUFFIX = "+threat-past-stop"
 MENTION_SUFFIX = "+threat-past-mention"
 INNER_MENTION_SUFFIX = "+threat-past-inner-mention"
+CHAT_WORDS_SUFFIX = "+threat-past-chat-words"
 STOP = "."
 AT = "@"
 UNDERSCORE = "_"
+# Chat's opening words, each with any of its marks after it, and its closing laughs,
+# with any of theirs after or between them (rule 106). "jk" takes a threat back.
+GREETINGS = ("hey", "hi", "hello", "yo", "bro", "bruh", "dude", "ok", "okay", "listen")
+OPENING_WORDS = (*GREETINGS, "lol", "lmao", "omg")
+AFTER_OPENING = (",", "!", ".")
+LAUGHS = ("lol", "lmao", "lmfao", "haha", "hahaha", "hehe", "rofl")
+AROUND_LAUGHS = (".", "!", "?", ",")
 
 
 class _ReadingSettings(Protocol):
@@ -43,15 +52,20 @@ class _ReadingSettings(Protocol):
     @property
     def threat_past_inner_mentions(self) -> bool: ...
 
+    @property
+    def threat_past_chat_words(self) -> bool: ...
+
 
 @dataclass(frozen=True)
 class Readings:
     """Which parts of a message the threat head's second reading leaves out: a final full
-    stop (rule 102), the mentions it opens with (rule 103), every other mention (rule 104)."""
+    stop (rule 102), the mentions it opens with (rule 103), every other mention (rules
+    104-105), chat's opening words and closing laughs (rule 106)."""
 
     full_stop: bool = False
     mentions: bool = False
     inner_mentions: bool = False
+    chat_words: bool = False
 
     @classmethod
     def of(cls, settings: _ReadingSettings) -> Readings:
@@ -60,11 +74,12 @@ class Readings:
             settings.threat_past_full_stop,
             settings.threat_past_mentions,
             settings.threat_past_inner_mentions,
+            settings.threat_past_chat_words,
         )
 
     @property
     def any(self) -> bool:
-        return self.full_stop or self.mentions or self.inner_mentions
+        return self.full_stop or self.mentions or self.inner_mentions or self.chat_words
 
     @property
     def suffix(self) -> str:
@@ -74,6 +89,7 @@ class Readings:
             (STOP_SUFFIX if self.full_stop else "")
             + (MENTION_SUFFIX if self.mentions else "")
             + (INNER_MENTION_SUFFIX if self.inner_mentions else "")
+            + (CHAT_WORDS_SUFFIX if self.chat_words else "")
         )
 
 
@@ -91,37 +107,53 @@ def without_final_stop(ids: np.ndarray, stop_id: int) -> np.ndarray | None:
     return np.concatenate([ids[:-2], ids[-1:]])
 
 
+class TokenKinds:
+    """Which of a vocabulary's tokens start a word of letters or digits, which go on one
+    ("##" and letters or digits), and which go on anything ("##" and whatever)."""
+
+    def __init__(self, vocab: Mapping[str, int]) -> None:
+        self.words = np.zeros(max(vocab.values(), default=0) + 1, dtype=bool)
+        self.pieces = np.zeros_like(self.words)
+        self.continuations = np.zeros_like(self.words)
+        for token, i in vocab.items():
+            if token.startswith("##"):
+                self.continuations[i] = True
+                self.pieces[i] = token[2:].isalnum()
+            elif token.isalnum():
+                self.words[i] = True
+
+    def word(self, i: int) -> bool:
+        return 0 <= i < self.words.shape[0] and bool(self.words[i])
+
+    def piece(self, i: int) -> bool:
+        return 0 <= i < self.pieces.shape[0] and bool(self.pieces[i])
+
+    def continuation(self, i: int) -> bool:
+        return 0 <= i < self.continuations.shape[0] and bool(self.continuations[i])
+
+    def any_word(self, ids: np.ndarray) -> bool:
+        return any(self.word(int(i)) for i in ids)
+
+
 class Handles:
     """What a mention's tokens are, from a vocabulary: "@", then a handle made of a word
     piece, its "##" pieces, and any "_" with the piece after it and that one's pieces
     ("@jess_92" is "@", "jess", "_", "92")."""
 
-    def __init__(self, vocab: Mapping[str, int]) -> None:
+    def __init__(self, vocab: Mapping[str, int], kinds: TokenKinds | None = None) -> None:
         self.at = vocab.get(AT, -1)
         self.underscore = vocab.get(UNDERSCORE, -1)
-        self.words = np.zeros(max(vocab.values(), default=0) + 1, dtype=bool)
-        self.pieces = np.zeros_like(self.words)
-        for token, i in vocab.items():
-            if token.startswith("##") and token[2:].isalnum():
-                self.pieces[i] = True
-            elif token.isalnum():
-                self.words[i] = True
-
-    def _word(self, i: int) -> bool:
-        return 0 <= i < self.words.shape[0] and bool(self.words[i])
-
-    def _piece(self, i: int) -> bool:
-        return 0 <= i < self.pieces.shape[0] and bool(self.pieces[i])
+        self.kinds = kinds if kinds is not None else TokenKinds(vocab)
 
     def _handle_end(self, ids: np.ndarray, j: int, end: int) -> int:
         """Where the handle starting at ``j`` ends; ``j`` if no handle starts there."""
-        if j >= end or not self._word(int(ids[j])):
+        if j >= end or not self.kinds.word(int(ids[j])):
             return j
         j += 1
         while True:
-            while j < end and self._piece(int(ids[j])):
+            while j < end and self.kinds.piece(int(ids[j])):
                 j += 1
-            if j + 1 < end and ids[j] == self.underscore and self._word(int(ids[j + 1])):
+            if j + 1 < end and ids[j] == self.underscore and self.kinds.word(int(ids[j + 1])):
                 j += 2
                 continue
             return j
@@ -149,9 +181,80 @@ class Handles:
         if keep.all():
             return None
         out = ids[keep]
-        if not any(self._word(int(i)) for i in out[1:-1]):
+        return out if self.kinds.any_word(out[1:-1]) else None
+
+
+class ChatWords:
+    """Chat's opening words and closing laughs (``OPENING_WORDS``, ``LAUGHS``) as the
+    token ids a tokenizer gives them, matched as whole words (rule 106)."""
+
+    def __init__(
+        self,
+        vocab: Mapping[str, int],
+        tokens: Callable[[str], Sequence[int]],
+        kinds: TokenKinds | None = None,
+    ) -> None:
+        self.kinds = kinds if kinds is not None else TokenKinds(vocab)
+        # Each matched as a whole word, so no spelling is read inside a longer one.
+        self.openers = self._spelled(OPENING_WORDS, tokens)
+        self.laughs = self._spelled(LAUGHS, tokens)
+        self.after_opening = {vocab[m] for m in AFTER_OPENING if m in vocab}
+        self.around_laughs = {vocab[m] for m in AROUND_LAUGHS if m in vocab}
+
+    @staticmethod
+    def _spelled(
+        words: Sequence[str], tokens: Callable[[str], Sequence[int]]
+    ) -> list[tuple[int, ...]]:
+        spelled = (tuple(int(i) for i in tokens(w)) for w in words)
+        return list(dict.fromkeys(s for s in spelled if s))
+
+    def _whole(self, ids: np.ndarray, start: int, stop: int) -> bool:
+        """Whether ``ids[start:stop]`` is a whole word: it starts none and goes on none."""
+        return not self.kinds.continuation(int(ids[start])) and (
+            stop >= ids.shape[0] or not self.kinds.continuation(int(ids[stop]))
+        )
+
+    def _opener_at(self, ids: np.ndarray, j: int, end: int) -> int:
+        """How many tokens the opening word at ``j`` takes; 0 where none starts there."""
+        for word in self.openers:
+            stop = j + len(word)
+            if stop <= end and tuple(ids[j:stop].tolist()) == word and self._whole(ids, j, stop):
+                return len(word)
+        return 0
+
+    def _laugh_before(self, ids: np.ndarray, stop: int, start: int) -> int:
+        """How many tokens the laugh that ends just before ``stop`` takes; 0 where none."""
+        for word in self.laughs:
+            j = stop - len(word)
+            if j >= start and tuple(ids[j:stop].tolist()) == word and self._whole(ids, j, stop):
+                return len(word)
+        return 0
+
+    def without(self, ids: np.ndarray) -> np.ndarray | None:
+        """``[CLS] ... [SEP]`` without its opening chat words (and the marks after each)
+        and its closing laughs (and the marks after or between them), where a word
+        remains; None where there are none."""
+        end = ids.shape[0] - 1  # [SEP]
+        j = 1
+        while n := self._opener_at(ids, j, end):
+            j += n
+            while j < end and int(ids[j]) in self.after_opening:
+                j += 1
+        cut = end  # where the closing laughs start
+        k = end
+        while True:
+            while k > j and int(ids[k - 1]) in self.around_laughs:
+                k -= 1
+            n = self._laugh_before(ids, k, j)
+            if not n:
+                break
+            k -= n
+            cut = k
+        if j == 1 and cut == end:
             return None
-        return out
+        if not self.kinds.any_word(ids[j:cut]):
+            return None
+        return np.concatenate([ids[:1], ids[j:cut], ids[end:]])
 
 
 class ThreatReading:
@@ -165,12 +268,14 @@ class ThreatReading:
         stop_id: int | None,
         handles: Handles | None,
         readings: Readings,
+        chat: ChatWords | None = None,
     ) -> None:
         self.column = column
         self.threshold = threshold
         self.stop_id = stop_id
         self.handles = handles
         self.readings = readings
+        self.chat = chat
 
     @classmethod
     def for_model(
@@ -179,16 +284,27 @@ class ThreatReading:
         thresholds: np.ndarray,
         vocab: Mapping[str, int],
         readings: Readings,
+        tokens: Callable[[str], Sequence[int]] | None = None,
     ) -> ThreatReading | None:
         """The reading for a model with these labels, thresholds in force (one per label)
         and vocabulary; None where no reading is on or it has no threat head
-        (``model_id``'s rule). A vocabulary without a full stop never reads past one."""
+        (``model_id``'s rule). ``tokens`` spells a word in the model's token ids (without
+        ``[CLS]`` and ``[SEP]``), for the chat words. A vocabulary without a full stop
+        never reads past one."""
         if LABEL not in labels or not readings.any:
             return None
         column = list(labels).index(LABEL)
         stop_id = vocab.get(STOP, -1) if readings.full_stop else None
-        handles = Handles(vocab) if readings.mentions or readings.inner_mentions else None
-        return cls(column, float(thresholds[column]), stop_id, handles, readings)
+        kinds = TokenKinds(vocab)
+        handles = None
+        if readings.mentions or readings.inner_mentions:
+            handles = Handles(vocab, kinds)
+        chat = None
+        if readings.chat_words:
+            if tokens is None:
+                raise ValueError("reading past chat words needs the model's tokens")
+            chat = ChatWords(vocab, tokens, kinds)
+        return cls(column, float(thresholds[column]), stop_id, handles, readings, chat)
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
         """The ids the second reading scores; None where nothing is left out."""
@@ -197,6 +313,10 @@ class ThreatReading:
             out = self.handles.without(
                 ids, leading=self.readings.mentions, inner=self.readings.inner_mentions
             )
+        if self.chat is not None:
+            plain = self.chat.without(ids if out is None else out)
+            if plain is not None:
+                out = plain
         if self.stop_id is not None:
             stripped = without_final_stop(ids if out is None else out, self.stop_id)
             if stripped is not None:

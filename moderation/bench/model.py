@@ -265,11 +265,12 @@ def measure_family(
                 pair.threat_past_full_stop
                 or pair.threat_past_mentions
                 or pair.threat_past_inner_mentions
+                or pair.threat_past_chat_words
             ):
                 add(
                     "e-screen-written",
                     "(e-screen), but the threat head reads every message as written, never "
-                    "a second time past a final full stop or mentions (as until "
+                    "a second time past a final full stop, mentions or chat words (as until "
                     "2026-12-06)",
                     2,
                     lambda text: pair.scores(pair.encode(text), second_reading=False),

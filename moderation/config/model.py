@@ -80,6 +80,9 @@ class ClassifierSettings:
     # docs/model.md: threats flipped by a mention on five fresh frames 25-68 -> 3-15,
     # nothing as written lost, no validation line moved).
     threat_past_inner_mentions: bool = True
+    # ... and chat's opening words and closing laughs ("hey ...", "... lol"; rule 106 in
+    # docs/model.md).
+    threat_past_chat_words: bool = False
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.
     require_vnni: bool = False
@@ -117,6 +120,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ),
         threat_past_inner_mentions=src.boolean(
             "THREAT_PAST_INNER_MENTIONS", ClassifierSettings().threat_past_inner_mentions
+        ),
+        threat_past_chat_words=src.boolean(
+            "THREAT_PAST_CHAT_WORDS", ClassifierSettings().threat_past_chat_words
         ),
         shadow_model_dir=_shadow_dir(src),
         screen_dir=_screen_dir(src),

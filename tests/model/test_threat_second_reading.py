@@ -1,10 +1,11 @@
-"""The shipped model with the threat head's second reading (rules 102-104,
+"""The shipped model with the threat head's second reading (rules 102-106,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -15,16 +16,19 @@ from moderation.classifier import Classifier, Encoded
 from moderation.config import ClassifierSettings
 from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
+    CHAT_WORDS_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
     STOP_SUFFIX,
+    ChatWords,
     Handles,
     without_final_stop,
 )
 
 # Written for this test (not the behaviour suite's lines): threats with and without a
-# full stop or a mention (opening, after a greeting, at the end), violent words in chat,
-# plain chat, an ellipsis, an address, a mention alone, a message cut to fit.
+# full stop, a mention (opening, after a greeting, at the end), a greeting or a laugh,
+# violent words in chat, plain chat, an ellipsis, an address, a mention alone, a message
+# cut to fit.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -36,6 +40,10 @@ TEXTS = [
     "i will find you and hurt you @sam",
     "yo @jess_92 you won't see tomorrow. @user",
     "mail me at sam@example.com, I'll make sure you never walk again",
+    "hey, i will find you and hurt you",
+    "you won't see tomorrow lol",
+    "ok listen, you're dead meat haha!",
+    "this boss fight killed me lol",
     "this boss fight killed me.",
     "@sam this boss fight killed me",
     "I'm going to kill this exam.",
@@ -57,6 +65,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_full_stop=False,
             threat_past_mentions=False,
             threat_past_inner_mentions=False,
+            threat_past_chat_words=False,
         )
     )
     on = Classifier(
@@ -65,19 +74,27 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_full_stop=True,
             threat_past_mentions=True,
             threat_past_inner_mentions=True,
+            threat_past_chat_words=True,
         )
     )
     return off, on
 
 
+def _spell(c: Classifier) -> Callable[[str], list[int]]:
+    """A word in the model's token ids, without [CLS] and [SEP]."""
+    return lambda word: c.encode(word).ids[1:-1].tolist()
+
+
 def _expected(off: Classifier, encoded: Encoded, first: np.ndarray) -> np.ndarray:
     """What both readings should give, from the file read as written (``off``): the
-    message without its mentions and final full stop, read again."""
+    message without its mentions, chat words and final full stop, read again."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
     ids = encoded.ids
     plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
     ids = ids if plain is None else plain
+    chat = ChatWords(off.vocabulary(), _spell(off)).without(ids)
+    ids = ids if chat is None else chat
     stripped = without_final_stop(ids, off.vocabulary()["."])
     ids = ids if stripped is None else stripped
     if encoded.truncated or first[t] >= threshold or ids is encoded.ids:
@@ -106,6 +123,7 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(c.endswith(".") and "@" not in c for c in crossed), crossed
     assert any(c.startswith("@") for c in crossed), crossed
     assert any(" @" in c and not c.endswith(".") for c in crossed), crossed
+    assert any(c.startswith(("hey", "ok")) or c.endswith("lol") for c in crossed), crossed
 
 
 def test_batches_and_a_second_lane_read_past_them_too(
@@ -135,8 +153,14 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
     readers: tuple[Classifier, Classifier],
 ) -> None:
     off, on = readers
-    assert on.model_id == off.model_id + STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX
-    switches = ("threat_past_full_stop", "threat_past_mentions", "threat_past_inner_mentions")
+    suffixes = STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX
+    assert on.model_id == off.model_id + suffixes
+    switches = (
+        "threat_past_full_stop",
+        "threat_past_mentions",
+        "threat_past_inner_mentions",
+        "threat_past_chat_words",
+    )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
     assert all(metrics.MODEL_INFO._value[s] == "true" for s in switches)
@@ -150,6 +174,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_past_full_stop=c.threat_past_full_stop,
             threat_past_mentions=c.threat_past_mentions,
             threat_past_inner_mentions=c.threat_past_inner_mentions,
+            threat_past_chat_words=c.threat_past_chat_words,
         )
         assert model_facts(settings)["id"] == c.model_id
 
@@ -174,3 +199,21 @@ def test_the_shipped_vocabulary_reads_handles_as_the_tests_vocabulary_does(
     ]:
         out = handles.without(off.encode(text).ids, leading=False, inner=True)
         assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
+
+
+def test_the_shipped_tokenizer_spells_the_chat_words_as_the_reading_leaves_them_out(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, _ = readers
+    chat = ChatWords(off.vocabulary(), _spell(off))
+    for text, rest in [
+        ("hey, i will hurt you", "i will hurt you"),
+        ("Bruh ok... i will hurt you", "i will hurt you"),
+        ("i will hurt you LOL", "i will hurt you"),
+        ("i will hurt you!! hahaha, lmfao.", "i will hurt you!!"),
+        ("omg i will hurt you lol", "i will hurt you"),
+    ]:
+        out = chat.without(off.encode(text).ids)
+        assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
+    for text in ("heys i will hurt you", "i will hurt you lolly", "lol", "hey lol", "jk lol jk"):
+        assert chat.without(off.encode(text).ids) is None, text

@@ -4,13 +4,17 @@ the reading keeps."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 from moderation.threat_reading import (
+    CHAT_WORDS_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
     STOP_SUFFIX,
+    ChatWords,
     Handles,
     Readings,
     ThreatReading,
@@ -34,9 +38,28 @@ VOCAB = {
     "##92": 2683,
     "user": 5310,
     "##!": 3000,  # a piece that is not a letter or digit: no part of a handle
+    ",": 1010,
+    "?": 1029,
+    "hey": 4931,
+    "lo": 8840,
+    "##l": 2140,
+    "ha": 5292,
+    "##ha": 3270,
+    "##s": 2015,
+    "##lly": 9000,
 }
 CLS, SEP, STOP, BANG, AT, UND = 101, 102, 1012, 999, 1030, 1035
 YOU, HURT, SAM, JESS, N92, Y, P92, USER = 2017, 3480, 3520, 6203, 6227, 2100, 2683, 5310
+COMMA, QUERY, HEY, LO, L, HA, PHA, S, LLY = 1010, 1029, 4931, 8840, 2140, 5292, 3270, 2015, 9000
+# How this vocabulary spells the chat words it has ("lol" is "lo" "##l", as in the
+# shipped one); the others it cannot spell.
+SPELLED = {"hey": [HEY], "lol": [LO, L], "haha": [HA, PHA], "hahaha": [HA, PHA, PHA]}
+
+
+def _spell(word: str) -> list[int]:
+    return SPELLED.get(word, [])
+
+
 LABELS = ("toxic", "insult", "hate", "threat")
 
 
@@ -117,16 +140,49 @@ def test_other_mentions_are_taken_off_where_a_word_remains(
     assert (None if out is None else out.tolist()) == expected
 
 
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        (_ids(HEY, HURT, YOU), [CLS, HURT, YOU, SEP]),
+        (_ids(HEY, COMMA, HURT, YOU), [CLS, HURT, YOU, SEP]),  # "hey, hurt you"
+        (_ids(HEY, BANG, HEY, STOP, HURT), [CLS, HURT, SEP]),  # "hey! hey. hurt"
+        (_ids(LO, L, HEY, HURT), [CLS, HURT, SEP]),  # "lol hey hurt"
+        (_ids(HURT, YOU, LO, L), [CLS, HURT, YOU, SEP]),  # "hurt you lol"
+        (_ids(HURT, YOU, LO, L, STOP), [CLS, HURT, YOU, SEP]),  # "hurt you lol."
+        # The marks before the first laugh stay: "hurt you!! lol" reads "hurt you!!".
+        (_ids(HURT, YOU, BANG, BANG, LO, L), [CLS, HURT, YOU, BANG, BANG, SEP]),
+        (_ids(HURT, LO, L, COMMA, HA, PHA, QUERY), [CLS, HURT, SEP]),  # "hurt lol, haha?"
+        (_ids(HURT, HA, PHA, PHA), [CLS, HURT, SEP]),  # "hahaha", not "haha" and a piece
+        (_ids(HEY, HURT, YOU, LO, L), [CLS, HURT, YOU, SEP]),  # both ends
+        (_ids(HEY, S, HURT), None),  # "heys": not the word
+        (_ids(HURT, LO, LLY), None),  # "lolly": not a laugh
+        (_ids(HURT, PHA, PHA), None),  # pieces alone are no laugh
+        (_ids(HURT, HEY), None),  # a greeting at the end
+        (_ids(HURT, LO, L, YOU), None),  # a laugh inside
+        (_ids(HEY), None),  # nothing remains
+        (_ids(HEY, LO, L), None),
+        (_ids(HEY, STOP, LO, L), None),
+        (_ids(HURT, YOU), None),
+    ],
+)
+def test_chat_words_are_taken_off_at_the_start_and_laughs_at_the_end(
+    ids: np.ndarray, expected: list[int] | None
+) -> None:
+    out = ChatWords(VOCAB, _spell).without(ids)
+    assert (None if out is None else out.tolist()) == expected
+
+
 def _reading(
     threshold: float = 0.28,
     *,
     full_stop: bool = True,
     mentions: bool = False,
     inner_mentions: bool = False,
+    chat_words: bool = False,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
     reading = ThreatReading.for_model(
-        LABELS, thresholds, VOCAB, Readings(full_stop, mentions, inner_mentions)
+        LABELS, thresholds, VOCAB, Readings(full_stop, mentions, inner_mentions, chat_words), _spell
     )
     assert reading is not None
     return reading
@@ -172,12 +228,24 @@ def test_the_threat_score_is_the_higher_of_the_two_readings_and_nothing_else_mov
         ((False, False, True), _ids(AT, SAM, HURT), None),
         ((True, True, True), _ids(AT, SAM, HURT, AT, USER, STOP), [CLS, HURT, SEP]),
         ((True, True, True), _ids(HURT, AT, SAM, STOP), [CLS, HURT, SEP]),
+        ((False, False, True, True), _ids(HEY, AT, SAM, HURT), [CLS, HURT, SEP]),
+        ((True, False, False, True), _ids(HEY, HURT, STOP), [CLS, HURT, SEP]),
+        ((True, False, False, True), _ids(HURT, STOP, LO, L), [CLS, HURT, SEP]),
+        ((False, False, False, True), _ids(HURT, STOP, LO, L), [CLS, HURT, STOP, SEP]),
+        ((True, True, True, False), _ids(HEY, HURT, LO, L), None),
+        (
+            (True, True, True, True),
+            _ids(HEY, AT, SAM, HURT, YOU, LO, L, STOP),
+            [CLS, HURT, YOU, SEP],
+        ),
     ],
 )
 def test_the_second_reading_leaves_out_what_is_on(
-    on: tuple[bool, bool, bool], ids: np.ndarray, read: list[int] | None
+    on: tuple[bool, ...], ids: np.ndarray, read: list[int] | None
 ) -> None:
-    reading = _reading(full_stop=on[0], mentions=on[1], inner_mentions=on[2])
+    reading = _reading(
+        full_stop=on[0], mentions=on[1], inner_mentions=on[2], chat_words=on[3:] == (True,)
+    )
     second = _Scorer([0.0, 0.0, 0.0, 0.9])
     reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), second)
     assert second.read == ([] if read is None else [read])
@@ -214,7 +282,7 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     None
 ):
     two = np.array([0.5, 0.5])
-    every = Readings(True, True, True)
+    every = Readings(True, True, True, True)
     assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, every) is None
     assert ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, Readings()) is None
     assert model_id("m@1", ("toxic", "insult"), every) == "m@1"
@@ -222,17 +290,20 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", LABELS, Readings(full_stop=True)) == "m@1" + STOP_SUFFIX
     assert model_id("m@1", LABELS, Readings(mentions=True)) == "m@1" + MENTION_SUFFIX
     assert model_id("m@1", LABELS, Readings(inner_mentions=True)) == "m@1" + INNER_MENTION_SUFFIX
+    assert model_id("m@1", LABELS, Readings(chat_words=True)) == "m@1" + CHAT_WORDS_SUFFIX
     assert model_id("m@1", LABELS, every) == (
-        "m@1" + STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX
+        "m@1" + STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX
     )
     # Every reading on or off names a model id of its own.
     ids = {
-        model_id("m@1", LABELS, Readings(a, b, c))
-        for a in (False, True)
-        for b in (False, True)
-        for c in (False, True)
+        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=4)
     }
-    assert len(ids) == 8
+    assert len(ids) == 16
+
+
+def test_reading_past_chat_words_needs_the_models_spelling() -> None:
+    with pytest.raises(ValueError, match="tokens"):
+        ThreatReading.for_model(LABELS, np.array([0.4] * 4), VOCAB, Readings(chat_words=True))
 
 
 def test_a_vocabulary_without_a_full_stop_never_reads_past_one() -> None:
