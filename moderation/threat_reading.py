@@ -1,6 +1,7 @@
 """The threat head's second reading: past a final full stop (docs/model.md, rule 102),
 past the mentions a message opens with (rule 103), past every other mention in it
-(rules 104-105) and past chat's opening words and closing laughs (rule 106).
+(rules 104-105) and, in a third reading of their own, past chat's opening words and
+closing laughs (rules 106-108).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
@@ -11,14 +12,15 @@ nudged. Training them away cost negated hate, counter-speech and validation spli
 (rules 10-13), which the other heads read with their full stops and mentions. So only
 the threat head reads past them, at inference: a message whose tokens end in one full
 stop or hold mentions, and whose threat score is under the threshold in force, is scored
-a second time without them, and its threat score is the higher of the two readings.
+a second time without them (chat words in a third reading, so that leaving them out
+never costs a nudge the second gave), and its threat score is the highest of the readings.
 Every other head keeps the message as written. It works on token ids, so the verdict
 cache (keyed by ids) stays exact.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -307,21 +309,39 @@ class ThreatReading:
         return cls(column, float(thresholds[column]), stop_id, handles, readings, chat)
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
-        """The ids the second reading scores; None where nothing is left out."""
+        """The ids the second reading scores (rules 102-105: the mentions and the final
+        full stop left out); None where nothing is left out."""
         out: np.ndarray | None = None
         if self.handles is not None:
             out = self.handles.without(
                 ids, leading=self.readings.mentions, inner=self.readings.inner_mentions
             )
-        if self.chat is not None:
-            plain = self.chat.without(ids if out is None else out)
-            if plain is not None:
-                out = plain
         if self.stop_id is not None:
             stripped = without_final_stop(ids if out is None else out, self.stop_id)
             if stripped is not None:
                 out = stripped
         return out
+
+    def third_ids(self, ids: np.ndarray, second: np.ndarray | None) -> np.ndarray | None:
+        """The ids the third reading scores (rule 108): what the second reads (the message
+        where it reads nothing) without its chat words, then without a final full stop
+        they left last; None where no chat word is left out."""
+        if self.chat is None:
+            return None
+        out = self.chat.without(ids if second is None else second)
+        if out is None or self.stop_id is None:
+            return out
+        stripped = without_final_stop(out, self.stop_id)
+        return out if stripped is None else stripped
+
+    def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
+        """The readings after the first, narrowest first; each made only when asked for."""
+        second = self.second_ids(ids)
+        if second is not None:
+            yield second
+        third = self.third_ids(ids, second)
+        if third is not None:
+            yield third
 
     def apply(
         self,
@@ -330,16 +350,19 @@ class ThreatReading:
         row: np.ndarray,
         score: Callable[[np.ndarray], np.ndarray],
     ) -> np.ndarray:
-        """``row`` (the message's scores as written) with the threat score of the second
-        reading where that applies; ``score`` scores token ids as one message."""
+        """``row`` (the message's scores as written) with the highest threat score of its
+        further readings where they apply, read until one reaches the threshold; ``score``
+        scores token ids as one message. The threat score never falls, other scores never
+        move."""
         if truncated or row[self.column] >= self.threshold:
             return row  # cut to fit: its last token is not the message's end
-        second_ids = self.second_ids(ids)
-        if second_ids is None:
-            return row
-        second = score(second_ids)
-        if second[self.column] <= row[self.column]:
+        best = row[self.column]
+        for reading in self._further(ids):
+            best = max(best, score(reading)[self.column])
+            if best >= self.threshold:
+                break
+        if best <= row[self.column]:
             return row
         out = row.copy()
-        out[self.column] = second[self.column]
+        out[self.column] = best
         return out

@@ -85,22 +85,31 @@ def _spell(c: Classifier) -> Callable[[str], list[int]]:
     return lambda word: c.encode(word).ids[1:-1].tolist()
 
 
+def _without_stop(off: Classifier, ids: np.ndarray) -> np.ndarray:
+    stripped = without_final_stop(ids, off.vocabulary()["."])
+    return ids if stripped is None else stripped
+
+
 def _expected(off: Classifier, encoded: Encoded, first: np.ndarray) -> np.ndarray:
-    """What both readings should give, from the file read as written (``off``): the
-    message without its mentions, chat words and final full stop, read again."""
+    """What the readings should give, from the file read as written (``off``): the
+    message without its mentions and final full stop read again, and, where that is
+    still under the threshold, without its chat words (and a full stop they left last)
+    read a third time; the highest threat score of the three."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
+    if encoded.truncated or first[t] >= threshold:
+        return first
     ids = encoded.ids
     plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
-    ids = ids if plain is None else plain
-    chat = ChatWords(off.vocabulary(), _spell(off)).without(ids)
-    ids = ids if chat is None else chat
-    stripped = without_final_stop(ids, off.vocabulary()["."])
-    ids = ids if stripped is None else stripped
-    if encoded.truncated or first[t] >= threshold or ids is encoded.ids:
-        return first
+    second = _without_stop(off, ids if plain is None else plain)
+    threat = first[t]
+    if second is not ids:
+        threat = max(threat, off.scores(Encoded(second, False))[t])
+    chat = ChatWords(off.vocabulary(), _spell(off)).without(second)
+    if threat < threshold and chat is not None:
+        threat = max(threat, off.scores(Encoded(_without_stop(off, chat), False))[t])
     out = first.copy()
-    out[t] = max(first[t], off.scores(Encoded(ids, False))[t])
+    out[t] = threat
     return out
 
 
@@ -217,3 +226,26 @@ def test_the_shipped_tokenizer_spells_the_chat_words_as_the_reading_leaves_them_
         assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
     for text in ("heys i will hurt you", "i will hurt you lolly", "lol", "hey lol", "jk lol jk"):
         assert chat.without(off.encode(text).ids) is None, text
+
+
+def test_chat_words_never_lower_the_threat_score_nor_move_another_on_any_path(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    # Rule 108: the chat words are left out in a reading of their own, after the one
+    # rules 102-105 make, so leaving them out never costs a nudge that reading gave.
+    _, on = readers
+    without = Classifier(replace(ClassifierSettings(threads=1), threat_past_chat_words=False))
+    t = on.labels.index("threat")
+    frames = ("bro {}", "{} lol", "hey, {}.", "ok @sam {} haha", "{}. lmao", "listen {}!")
+    texts = [f.format(x) for f in frames for x in TEXTS[:4] + TEXTS[7:9]]
+    batch = [on.encode(text) for text in texts]
+    rows, fewer = on.scores_padded(batch), without.scores_padded(batch)
+    lane = on.second_session(1)
+    raised = 0
+    for i, encoded in enumerate(batch):
+        one, one_fewer = on.scores(encoded), without.scores(encoded)
+        for row, base in ((one, one_fewer), (rows[i], fewer[i]), (lane(encoded), one_fewer)):
+            assert row[t] >= base[t], texts[i]
+            assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
+        raised += one[t] > one_fewer[t]
+    assert raised > 0  # else this proves nothing of the third reading

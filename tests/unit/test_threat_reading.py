@@ -212,43 +212,81 @@ def test_the_threat_score_is_the_higher_of_the_two_readings_and_nothing_else_mov
 
 
 @pytest.mark.parametrize(
-    ("on", "ids", "read"),
+    ("on", "ids", "reads"),
     [
-        ((True, False, False), _ids(AT, SAM, HURT, STOP), [CLS, AT, SAM, HURT, SEP]),
-        ((True, False, False), _ids(AT, SAM, HURT), None),
-        ((False, True, False), _ids(AT, SAM, HURT, STOP), [CLS, HURT, STOP, SEP]),
-        ((False, True, False), _ids(HURT, STOP), None),
-        ((False, True, False), _ids(HURT, AT, SAM, YOU), None),
-        ((True, True, False), _ids(AT, SAM, HURT, STOP), [CLS, HURT, SEP]),  # both out
-        ((True, True, False), _ids(AT, SAM, HURT), [CLS, HURT, SEP]),
-        ((True, True, False), _ids(HURT, STOP), [CLS, HURT, SEP]),
-        ((True, True, False), _ids(HURT, YOU), None),
-        ((False, False, True), _ids(HURT, AT, SAM, YOU), [CLS, HURT, YOU, SEP]),
-        ((False, False, True), _ids(AT, SAM, HURT, AT, USER), [CLS, AT, SAM, HURT, SEP]),
-        ((False, False, True), _ids(AT, SAM, HURT), None),
-        ((True, True, True), _ids(AT, SAM, HURT, AT, USER, STOP), [CLS, HURT, SEP]),
-        ((True, True, True), _ids(HURT, AT, SAM, STOP), [CLS, HURT, SEP]),
-        ((False, False, True, True), _ids(HEY, AT, SAM, HURT), [CLS, HURT, SEP]),
-        ((True, False, False, True), _ids(HEY, HURT, STOP), [CLS, HURT, SEP]),
-        ((True, False, False, True), _ids(HURT, STOP, LO, L), [CLS, HURT, SEP]),
-        ((False, False, False, True), _ids(HURT, STOP, LO, L), [CLS, HURT, STOP, SEP]),
-        ((True, True, True, False), _ids(HEY, HURT, LO, L), None),
+        ((True, False, False), _ids(AT, SAM, HURT, STOP), [[CLS, AT, SAM, HURT, SEP]]),
+        ((True, False, False), _ids(AT, SAM, HURT), []),
+        ((False, True, False), _ids(AT, SAM, HURT, STOP), [[CLS, HURT, STOP, SEP]]),
+        ((False, True, False), _ids(HURT, STOP), []),
+        ((False, True, False), _ids(HURT, AT, SAM, YOU), []),
+        ((True, True, False), _ids(AT, SAM, HURT, STOP), [[CLS, HURT, SEP]]),  # both out
+        ((True, True, False), _ids(AT, SAM, HURT), [[CLS, HURT, SEP]]),
+        ((True, True, False), _ids(HURT, STOP), [[CLS, HURT, SEP]]),
+        ((True, True, False), _ids(HURT, YOU), []),
+        ((False, False, True), _ids(HURT, AT, SAM, YOU), [[CLS, HURT, YOU, SEP]]),
+        ((False, False, True), _ids(AT, SAM, HURT, AT, USER), [[CLS, AT, SAM, HURT, SEP]]),
+        ((False, False, True), _ids(AT, SAM, HURT), []),
+        ((True, True, True), _ids(AT, SAM, HURT, AT, USER, STOP), [[CLS, HURT, SEP]]),
+        ((True, True, True), _ids(HURT, AT, SAM, STOP), [[CLS, HURT, SEP]]),
+        ((True, True, True, False), _ids(HEY, HURT, LO, L), []),
+        # Chat words in a third reading of their own, after the second's.
+        ((False, False, False, True), _ids(HEY, HURT), [[CLS, HURT, SEP]]),
+        ((False, False, False, True), _ids(HURT, STOP, LO, L), [[CLS, HURT, STOP, SEP]]),
+        (
+            (False, False, True, True),
+            _ids(HEY, AT, SAM, HURT),
+            [[CLS, HEY, HURT, SEP], [CLS, HURT, SEP]],
+        ),
+        (
+            (True, False, False, True),
+            _ids(HEY, HURT, STOP),
+            [[CLS, HEY, HURT, SEP], [CLS, HURT, SEP]],
+        ),
+        # The laugh gone, the full stop is last: the third reading leaves it out too.
+        ((True, False, False, True), _ids(HURT, STOP, LO, L), [[CLS, HURT, SEP]]),
+        ((True, True, True, True), _ids(HURT, STOP), [[CLS, HURT, SEP]]),
         (
             (True, True, True, True),
             _ids(HEY, AT, SAM, HURT, YOU, LO, L, STOP),
-            [CLS, HURT, YOU, SEP],
+            [[CLS, HEY, HURT, YOU, LO, L, SEP], [CLS, HURT, YOU, SEP]],
         ),
     ],
 )
-def test_the_second_reading_leaves_out_what_is_on(
-    on: tuple[bool, ...], ids: np.ndarray, read: list[int] | None
+def test_each_further_reading_leaves_out_what_is_on(
+    on: tuple[bool, ...], ids: np.ndarray, reads: list[list[int]]
 ) -> None:
     reading = _reading(
         full_stop=on[0], mentions=on[1], inner_mentions=on[2], chat_words=on[3:] == (True,)
     )
-    second = _Scorer([0.0, 0.0, 0.0, 0.9])
-    reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), second)
-    assert second.read == ([] if read is None else [read])
+    further = _Scorer([0.0, 0.0, 0.0, 0.02])  # never reaches the threshold: all are read
+    reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), further)
+    assert further.read == reads
+
+
+def test_the_threat_score_is_the_highest_reading_and_reading_stops_at_the_threshold() -> None:
+    reading = _reading(chat_words=True)
+    ids = _ids(HEY, HURT, STOP)  # a second reading ("hey hurt") and a third ("hurt")
+    first = np.array([0.1, 0.1, 0.1, 0.05])
+
+    class _Two(_Scorer):
+        def __init__(self, second: float, third: float) -> None:
+            super().__init__([0.0] * 4)
+            self.threats = [second, third]
+
+        def __call__(self, ids: np.ndarray) -> np.ndarray:
+            super().__call__(ids)
+            return np.array([0.9, 0.9, 0.9, self.threats[len(self.read) - 1]])
+
+    # The third reading lower than the second: the second's score stands (never falls).
+    lower = _Two(0.2, 0.1)
+    assert reading.apply(ids, False, first, lower).tolist() == [0.1, 0.1, 0.1, 0.2]
+    assert len(lower.read) == 2
+    # The second reaches the threshold: no third reading.
+    crossed = _Two(0.5, 0.1)
+    assert reading.apply(ids, False, first, crossed)[3] == 0.5 and len(crossed.read) == 1
+    # Both under the first: the row as it was.
+    none = _Two(0.01, 0.02)
+    assert reading.apply(ids, False, first, none).tolist() == first.tolist()
 
 
 @pytest.mark.parametrize(
