@@ -44,12 +44,13 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
 
 
 # Switches on by default, each turned off by its variable: ASCII text tokenized in Python,
-# and the threat head's second readings (docs/model.md, rules 102-105).
+# and the threat head's further readings (docs/model.md, rules 102-108).
 _ON_BY_DEFAULT = [
     ("ASCII_WORDPIECE", "ascii_wordpiece"),
     ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
     ("THREAT_PAST_MENTIONS", "threat_past_mentions"),
     ("THREAT_PAST_INNER_MENTIONS", "threat_past_inner_mentions"),
+    ("THREAT_PAST_CHAT_WORDS", "threat_past_chat_words"),
 ]
 
 
