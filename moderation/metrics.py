@@ -28,6 +28,8 @@ from prometheus_client import (
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
+from moderation.config.model import THREAT_READING_SWITCHES, ReadingSwitches
+
 REGISTRY = CollectorRegistry(auto_describe=True)
 # CPU seconds, resident memory, open file descriptors; Python version; GC counts.
 for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
@@ -363,7 +365,7 @@ SHADOW_SKIPPED = _shadow(
 )
 
 
-class _DescribedModel(Protocol):
+class _DescribedModel(ReadingSwitches, Protocol):
     model_id: str
     threads: int
     one_thread_up_to: int
@@ -373,18 +375,6 @@ class _DescribedModel(Protocol):
 
     @property
     def ascii_wordpiece(self) -> bool: ...
-
-    @property
-    def threat_past_full_stop(self) -> bool: ...
-
-    @property
-    def threat_past_mentions(self) -> bool: ...
-
-    @property
-    def threat_past_inner_mentions(self) -> bool: ...
-
-    @property
-    def threat_past_chat_words(self) -> bool: ...
 
 
 def describe_model(classifier: _DescribedModel) -> None:
@@ -398,9 +388,7 @@ def describe_model(classifier: _DescribedModel) -> None:
             "screen_one_thread_up_to": str(classifier.screen_one_thread_up_to),
             "max_tokens": str(classifier.max_tokens),
             "ascii_wordpiece": str(classifier.ascii_wordpiece).lower(),
-            "threat_past_full_stop": str(classifier.threat_past_full_stop).lower(),
-            "threat_past_mentions": str(classifier.threat_past_mentions).lower(),
-            "threat_past_inner_mentions": str(classifier.threat_past_inner_mentions).lower(),
-            "threat_past_chat_words": str(classifier.threat_past_chat_words).lower(),
+            # Which readings the threat head makes (moderation/threat_reading.py).
+            **{name: str(getattr(classifier, name)).lower() for name in THREAT_READING_SWITCHES},
         }
     )

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
+
+from moderation.config.model import ReadingSwitches
 
 LABEL = "threat"
 # Verdicts and cache entries differ with each reading on, so the model id says so.
@@ -44,23 +45,9 @@ LAUGHS = ("lol", "lmao", "lmfao", "haha", "hahaha", "hehe", "rofl")
 AROUND_LAUGHS = (".", "!", "?", ",")
 
 
-class _ReadingSettings(Protocol):
-    @property
-    def threat_past_full_stop(self) -> bool: ...
-
-    @property
-    def threat_past_mentions(self) -> bool: ...
-
-    @property
-    def threat_past_inner_mentions(self) -> bool: ...
-
-    @property
-    def threat_past_chat_words(self) -> bool: ...
-
-
 @dataclass(frozen=True)
 class Readings:
-    """Which parts of a message the threat head's second reading leaves out: a final full
+    """Which parts of a message the threat head's further readings leave out: a final full
     stop (rule 102), the mentions it opens with (rule 103), every other mention (rules
     104-105), chat's opening words and closing laughs (rule 106)."""
 
@@ -70,7 +57,7 @@ class Readings:
     chat_words: bool = False
 
     @classmethod
-    def of(cls, settings: _ReadingSettings) -> Readings:
+    def of(cls, settings: ReadingSwitches) -> Readings:
         """The readings a classifier's settings switch on."""
         return cls(
             settings.threat_past_full_stop,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from moderation.config.source import PREFIX, Source
 from moderation.errors import ConfigError
@@ -33,6 +34,34 @@ def default_model_dir(name: str = DEFAULT_MODEL_NAME) -> Path:
     if installed.is_dir():
         return installed
     return package.parent / "models" / name
+
+
+# The threat head's readings past what its training threats never hold
+# (moderation/threat_reading.py), by their settings' names; the model info metric
+# exports each.
+THREAT_READING_SWITCHES = (
+    "threat_past_full_stop",
+    "threat_past_mentions",
+    "threat_past_inner_mentions",
+    "threat_past_chat_words",
+)
+
+
+class ReadingSwitches(Protocol):
+    """What says which of the threat head's readings are on: the settings, or a
+    classifier."""
+
+    @property
+    def threat_past_full_stop(self) -> bool: ...
+
+    @property
+    def threat_past_mentions(self) -> bool: ...
+
+    @property
+    def threat_past_inner_mentions(self) -> bool: ...
+
+    @property
+    def threat_past_chat_words(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
