@@ -250,8 +250,8 @@ class Classifier:
                 for label in self.labels
             ]
         )
-        # The threat head's second reading, past a final full stop and mentions
-        # (moderation/threat_reading.py, rules 102-106); the id says which, before the
+        # The threat head's further readings, past a final full stop, mentions and chat
+        # words (moderation/threat_reading.py, rules 102-108); the id says which, before the
         # screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
@@ -502,7 +502,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``second_reading=False`` reads it as written even where the threat head would
-        read it a second time (rules 102-105; for the benchmark that compares the two).
+        read it again (rules 102-108; for the benchmark that compares the two).
         """
         row = self._scores_ids(encoded.ids)
         if not second_reading:
@@ -536,7 +536,7 @@ class Classifier:
 
     @property
     def threat_past_chat_words(self) -> bool:
-        """Whether the threat head reads past chat's opening words and laughs (rule 106)."""
+        """Whether the threat head reads past chat's greetings and laughs (rules 106-108)."""
         return self._threat_reading is not None and self._threat_reading.readings.chat_words
 
     def _past(

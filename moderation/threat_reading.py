@@ -49,7 +49,8 @@ AROUND_LAUGHS = (".", "!", "?", ",")
 class Readings:
     """Which parts of a message the threat head's further readings leave out: a final full
     stop (rule 102), the mentions it opens with (rule 103), every other mention (rules
-    104-105), chat's opening words and closing laughs (rule 106)."""
+    104-105), chat's opening words and closing laughs (rules 106-108, a reading of their
+    own)."""
 
     full_stop: bool = False
     mentions: bool = False
@@ -247,8 +248,8 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-104 for one model: its threat column, the threshold in force, and what
-    the second reading leaves out."""
+    """Rules 102-108 for one model: its threat column, the threshold in force, and what
+    each further reading leaves out."""
 
     def __init__(
         self,
