@@ -97,6 +97,12 @@ def without_final_stop(ids: np.ndarray, stop_id: int) -> np.ndarray | None:
     return np.concatenate([ids[:-2], ids[-1:]])
 
 
+def past_final_stop(ids: np.ndarray, stop_id: int) -> np.ndarray:
+    """``ids`` without their one final full stop where they end in one, else ``ids``."""
+    stripped = without_final_stop(ids, stop_id)
+    return ids if stripped is None else stripped
+
+
 class TokenKinds:
     """Which of a vocabulary's tokens start a word of letters or digits, which go on one
     ("##" and letters or digits), and which go on anything ("##" and whatever)."""
@@ -319,8 +325,7 @@ class ThreatReading:
         out = self.chat.without(ids if second is None else second)
         if out is None or self.stop_id is None:
             return out
-        stripped = without_final_stop(out, self.stop_id)
-        return out if stripped is None else stripped
+        return past_final_stop(out, self.stop_id)
 
     def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
         """The readings after the first, narrowest first; each made only when asked for."""

@@ -22,7 +22,7 @@ from moderation.threat_reading import (
     STOP_SUFFIX,
     ChatWords,
     Handles,
-    without_final_stop,
+    past_final_stop,
 )
 
 # Written for this test (not the behaviour suite's lines): threats with and without a
@@ -85,11 +85,6 @@ def _spell(c: Classifier) -> Callable[[str], list[int]]:
     return lambda word: c.encode(word).ids[1:-1].tolist()
 
 
-def _without_stop(off: Classifier, ids: np.ndarray) -> np.ndarray:
-    stripped = without_final_stop(ids, off.vocabulary()["."])
-    return ids if stripped is None else stripped
-
-
 def _expected(off: Classifier, encoded: Encoded, first: np.ndarray) -> np.ndarray:
     """What the readings should give, from the file read as written (``off``): the
     message without its mentions and final full stop read again, and, where that is
@@ -99,15 +94,15 @@ def _expected(off: Classifier, encoded: Encoded, first: np.ndarray) -> np.ndarra
     threshold = off.manifest["thresholds"]["threat"]
     if encoded.truncated or first[t] >= threshold:
         return first
-    ids = encoded.ids
+    ids, stop = encoded.ids, off.vocabulary()["."]
     plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
-    second = _without_stop(off, ids if plain is None else plain)
+    second = past_final_stop(ids if plain is None else plain, stop)
     threat = first[t]
     if second is not ids:
         threat = max(threat, off.scores(Encoded(second, False))[t])
     chat = ChatWords(off.vocabulary(), _spell(off)).without(second)
     if threat < threshold and chat is not None:
-        threat = max(threat, off.scores(Encoded(_without_stop(off, chat), False))[t])
+        threat = max(threat, off.scores(Encoded(past_final_stop(chat, stop), False))[t])
     out = first.copy()
     out[t] = threat
     return out

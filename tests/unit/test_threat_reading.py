@@ -19,6 +19,7 @@ from moderation.threat_reading import (
     Readings,
     ThreatReading,
     model_id,
+    past_final_stop,
     without_final_stop,
 )
 
@@ -83,6 +84,8 @@ def _ids(*middle: int) -> np.ndarray:
 def test_only_one_final_full_stop_is_taken_off(ids: np.ndarray, expected: list[int] | None) -> None:
     out = without_final_stop(ids, STOP)
     assert (None if out is None else out.tolist()) == expected
+    # The same, or the ids themselves where there is none to take off.
+    assert past_final_stop(ids, STOP).tolist() == (ids.tolist() if expected is None else expected)
 
 
 @pytest.mark.parametrize(
