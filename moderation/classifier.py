@@ -279,7 +279,7 @@ class Classifier:
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
-            "mentions: %s, past other mentions: %s, past chat words: %s",
+            "mentions: %s, past other mentions: %s, past chat words: %s, none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -296,6 +296,7 @@ class Classifier:
             "yes" if self.threat_past_mentions else "no",
             "yes" if self.threat_past_inner_mentions else "no",
             "yes" if self.threat_past_chat_words else "no",
+            self.threat_reading_floor,
         )
 
     def _one_thread_candidate(self, configured: int | None) -> Any:
@@ -538,6 +539,11 @@ class Classifier:
     def threat_past_chat_words(self) -> bool:
         """Whether the threat head reads past chat's greetings and laughs (rules 106-108)."""
         return self._threat_reading is not None and self._threat_reading.readings.chat_words
+
+    @property
+    def threat_reading_floor(self) -> float:
+        """The first threat score under which no further reading is made (rule 109)."""
+        return 0.0 if self._threat_reading is None else self._threat_reading.readings.floor
 
     def _past(
         self, encoded: Encoded, row: np.ndarray, score: Callable[[np.ndarray], np.ndarray]

@@ -28,7 +28,7 @@ from prometheus_client import (
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
 
-from moderation.config.model import THREAT_READING_SWITCHES, ReadingSwitches
+from moderation.config.model import THREAT_READING_SETTINGS, ReadingSwitches
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 # CPU seconds, resident memory, open file descriptors; Python version; GC counts.
@@ -388,7 +388,7 @@ def describe_model(classifier: _DescribedModel) -> None:
             "screen_one_thread_up_to": str(classifier.screen_one_thread_up_to),
             "max_tokens": str(classifier.max_tokens),
             "ascii_wordpiece": str(classifier.ascii_wordpiece).lower(),
-            # Which readings the threat head makes (moderation/threat_reading.py).
-            **{name: str(getattr(classifier, name)).lower() for name in THREAT_READING_SWITCHES},
+            # Which readings the threat head makes, and its floor (moderation/threat_reading.py).
+            **{name: str(getattr(classifier, name)).lower() for name in THREAT_READING_SETTINGS},
         }
     )

@@ -1,7 +1,7 @@
 """The threat head's second reading: past a final full stop (docs/model.md, rule 102),
 past the mentions a message opens with (rule 103), past every other mention in it
 (rules 104-105) and, in a third reading of their own, past chat's opening words and
-closing laughs (rules 106-108).
+closing laughs (rules 106-108); none under a floor on the first threat score (rule 109).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
@@ -11,9 +11,10 @@ of harmlessness: "I will find you." can be allowed where "I will find you" is
 nudged. Training them away cost negated hate, counter-speech and validation splits
 (rules 10-13), which the other heads read with their full stops and mentions. So only
 the threat head reads past them, at inference: a message whose tokens end in one full
-stop or hold mentions, and whose threat score is under the threshold in force, is scored
-a second time without them (chat words in a third reading, so that leaving them out
-never costs a nudge the second gave), and its threat score is the highest of the readings.
+stop or hold mentions, and whose threat score is under the threshold in force (but not
+under the floor, where most chat lies), is scored a second time without them (chat
+words in a third reading, so that leaving them out never costs a nudge the second gave),
+and its threat score is the highest of the readings.
 Every other head keeps the message as written. It works on token ids, so the verdict
 cache (keyed by ids) stays exact.
 """
@@ -33,6 +34,7 @@ STOP_SUFFIX = "+threat-past-stop"
 MENTION_SUFFIX = "+threat-past-mention"
 INNER_MENTION_SUFFIX = "+threat-past-inner-mention"
 CHAT_WORDS_SUFFIX = "+threat-past-chat-words"
+FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
 AT = "@"
 UNDERSCORE = "_"
@@ -50,12 +52,13 @@ class Readings:
     """Which parts of a message the threat head's further readings leave out: a final full
     stop (rule 102), the mentions it opens with (rule 103), every other mention (rules
     104-105), chat's opening words and closing laughs (rules 106-108, a reading of their
-    own)."""
+    own); and the first threat score under which none is made (``floor``, rule 109)."""
 
     full_stop: bool = False
     mentions: bool = False
     inner_mentions: bool = False
     chat_words: bool = False
+    floor: float = 0.0
 
     @classmethod
     def of(cls, settings: ReadingSwitches) -> Readings:
@@ -65,6 +68,7 @@ class Readings:
             settings.threat_past_mentions,
             settings.threat_past_inner_mentions,
             settings.threat_past_chat_words,
+            settings.threat_reading_floor,
         )
 
     @property
@@ -73,13 +77,14 @@ class Readings:
 
     @property
     def suffix(self) -> str:
-        """What the model id gains: one part per reading on, so that verdicts and cache
-        entries of different readings never mix."""
+        """What the model id gains: one part per reading on, and the floor where one is
+        on, so that verdicts and cache entries of different readings never mix."""
         return (
             (STOP_SUFFIX if self.full_stop else "")
             + (MENTION_SUFFIX if self.mentions else "")
             + (INNER_MENTION_SUFFIX if self.inner_mentions else "")
             + (CHAT_WORDS_SUFFIX if self.chat_words else "")
+            + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
         )
 
 
@@ -345,10 +350,12 @@ class ThreatReading:
     ) -> np.ndarray:
         """``row`` (the message's scores as written) with the highest threat score of its
         further readings where they apply, read until one reaches the threshold; ``score``
-        scores token ids as one message. The threat score never falls, other scores never
+        scores token ids as one message. None is made where the threat score as written
+        is under the floor (rule 109). The threat score never falls, other scores never
         move."""
-        if truncated or row[self.column] >= self.threshold:
-            return row  # cut to fit: its last token is not the message's end
+        first = row[self.column]
+        if truncated or first >= self.threshold or first < self.readings.floor:
+            return row  # cut to fit, its last token is not the message's end; or no need
         best = row[self.column]
         for reading in self._further(ids):
             best = max(best, score(reading)[self.column])

@@ -39,17 +39,22 @@ def default_model_dir(name: str = DEFAULT_MODEL_NAME) -> Path:
 # The threat head's readings past what its training threats never hold
 # (moderation/threat_reading.py), by their settings' names; the model info metric
 # exports each.
-THREAT_READING_SWITCHES = (
+THREAT_READING_SETTINGS = (
     "threat_past_full_stop",
     "threat_past_mentions",
     "threat_past_inner_mentions",
     "threat_past_chat_words",
+    "threat_reading_floor",
 )
+# The first threat score under which no further reading is made (docs/model.md, rule
+# 109): chosen on the validation splits for the shipped model; 0 reads every message
+# the readings apply to.
+DEFAULT_THREAT_READING_FLOOR = 0.0
 
 
 class ReadingSwitches(Protocol):
-    """What says which of the threat head's readings are on: the settings, or a
-    classifier."""
+    """What says which of the threat head's readings are on, and under which first
+    score none is made: the settings, or a classifier."""
 
     @property
     def threat_past_full_stop(self) -> bool: ...
@@ -62,6 +67,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_past_chat_words(self) -> bool: ...
+
+    @property
+    def threat_reading_floor(self) -> float: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +121,9 @@ class ClassifierSettings:
     # ("hey ...", "... lol"; rules 106-108 in docs/model.md: threats a chat word let
     # through on seventeen frames 7-99 -> 1-14, no line lost, chat p50 1.04x).
     threat_past_chat_words: bool = True
+    # ... but none of them where the threat head scores the message as written under this
+    # floor: most further readings are of chat it scores near zero (rule 109).
+    threat_reading_floor: float = DEFAULT_THREAT_READING_FLOOR
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.
     require_vnni: bool = False
@@ -154,9 +165,12 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         threat_past_chat_words=src.boolean(
             "THREAT_PAST_CHAT_WORDS", ClassifierSettings().threat_past_chat_words
         ),
+        threat_reading_floor=src.share(
+            "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True
+        ),
         shadow_model_dir=_shadow_dir(src),
         screen_dir=_screen_dir(src),
-        screen_ratio=_screen_ratio(src),
+        screen_ratio=src.share("SCREEN_RATIO", DEFAULT_SCREEN_RATIO, zero=False),
     )
 
 
@@ -175,19 +189,6 @@ def _screen_dir(src: Source) -> Path | None:
     if not path.is_dir():
         raise ConfigError(f"{PREFIX}SCREEN_DIR={path}: no such directory (or auto, off)")
     return path
-
-
-def _screen_ratio(src: Source) -> float:
-    raw = src.get("SCREEN_RATIO")
-    if raw is None:
-        return DEFAULT_SCREEN_RATIO
-    try:
-        value = float(str(raw).strip())
-    except ValueError:
-        raise ConfigError(f"{PREFIX}SCREEN_RATIO={raw!r}: expected a number") from None
-    if not 0.0 < value < 1.0:
-        raise ConfigError(f"{PREFIX}SCREEN_RATIO={value}: expected a number between 0 and 1")
-    return value
 
 
 def _shadow_dir(src: Source) -> Path | None:

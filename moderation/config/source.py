@@ -56,6 +56,20 @@ class Source:
             raise ConfigError(f"{PREFIX}{name}={value}: expected {low}..{high}")
         return value
 
+    def share(self, name: str, default: float, *, zero: bool) -> float:
+        """A number below 1 and above 0 (or at 0 where ``zero`` allows it)."""
+        raw = self.get(name)
+        if raw is None:
+            return default
+        try:
+            value = float(str(raw).strip())
+        except ValueError:
+            raise ConfigError(f"{PREFIX}{name}={raw!r}: expected a number") from None
+        low = "0 (inclusive)" if zero else "0"
+        if not (0.0 <= value < 1.0 if zero else 0.0 < value < 1.0):
+            raise ConfigError(f"{PREFIX}{name}={value}: expected a number between {low} and 1")
+        return value
+
     def boolean(self, name: str, default: bool) -> bool:
         """true/false, 1/0, yes/no, on/off."""
         raw = self.get(name)

@@ -1,4 +1,5 @@
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,25 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
 ) -> None:
     env = {} if raw is None else {f"MODERATION_{variable}": raw}
     assert getattr(classifier_settings(Source(env)), field) is expected
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(None, 0.0), ("0", 0.0), ("0.005", 0.005)])
+def test_the_threat_reading_floor_reads_a_share(raw: str | None, expected: float) -> None:
+    env = {} if raw is None else {"MODERATION_THREAT_READING_FLOOR": raw}
+    assert classifier_settings(Source(env)).threat_reading_floor == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ("low", "MODERATION_THREAT_READING_FLOOR='low': expected a number"),
+        ("1", "MODERATION_THREAT_READING_FLOOR=1.0: expected a number between 0 (inclusive) and 1"),
+        ("-0.1", "between 0 (inclusive) and 1"),
+    ],
+)
+def test_a_bad_threat_reading_floor_is_refused_by_name(raw: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        classifier_settings(Source({"MODERATION_THREAT_READING_FLOOR": raw}))
 
 
 def test_one_thread_up_to_reads_toml_numbers(tmp_path: Path) -> None:

@@ -182,11 +182,11 @@ def _reading(
     mentions: bool = False,
     inner_mentions: bool = False,
     chat_words: bool = False,
+    floor: float = 0.0,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
-    reading = ThreatReading.for_model(
-        LABELS, thresholds, VOCAB, Readings(full_stop, mentions, inner_mentions, chat_words), _spell
-    )
+    readings = Readings(full_stop, mentions, inner_mentions, chat_words, floor)
+    reading = ThreatReading.for_model(LABELS, thresholds, VOCAB, readings, _spell)
     assert reading is not None
     return reading
 
@@ -312,6 +312,24 @@ def test_no_second_reading_where_it_cannot_change_the_verdict_or_does_not_apply(
     assert second.read == []
 
 
+@pytest.mark.parametrize(
+    ("threat", "reads"), [(0.0, 0), (0.0049, 0), (0.005, 2), (0.05, 2), (0.27, 2)]
+)
+def test_no_further_reading_under_the_floor_and_every_one_from_it_up(
+    threat: float, reads: int
+) -> None:
+    # Rule 109: a message the threat head scores as written under the floor is read once.
+    first = np.array([0.1, 0.1, 0.1, threat])
+    further = _Scorer([0.9, 0.9, 0.9, 0.2])
+    out = _reading(chat_words=True, floor=0.005).apply(_ids(HEY, HURT, STOP), False, first, further)
+    assert len(further.read) == reads
+    assert out[3] == (max(threat, 0.2) if reads else threat) and out[:3].tolist() == [0.1, 0.1, 0.1]
+    # A floor of 0 reads them all, even at a threat score of 0.
+    unfloored = _Scorer([0.9, 0.9, 0.9, 0.2])
+    _reading(chat_words=True).apply(_ids(HEY, HURT, STOP), False, first, unfloored)
+    assert len(unfloored.read) == 2
+
+
 def test_the_threshold_in_force_decides_whether_to_read_again() -> None:
     first = np.array([0.1, 0.1, 0.1, 0.5])
     second = _Scorer([0.0, 0.0, 0.0, 0.8])
@@ -335,6 +353,13 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", LABELS, every) == (
         "m@1" + STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX
     )
+    # A floor is named where a reading is on, and only there.
+    floored = Readings(True, True, True, True, 0.005)
+    assert (
+        model_id("m@1", LABELS, floored) == model_id("m@1", LABELS, every) + "+threat-floor:0.005"
+    )
+    assert model_id("m@1", LABELS, Readings(floor=0.005)) == "m@1"
+    assert model_id("m@1", ("toxic", "insult"), floored) == "m@1"
     # Every reading on or off names a model id of its own.
     ids = {
         model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=4)
