@@ -46,10 +46,10 @@ THREAT_READING_SETTINGS = (
     "threat_past_chat_words",
     "threat_reading_floor",
 )
-# The first threat score under which no further reading is made (docs/model.md, rule
-# 109): chosen on the validation splits for the shipped model; 0 reads every message
-# the readings apply to.
-DEFAULT_THREAT_READING_FLOOR = 0.0
+# The first threat score under which no further reading is made (docs/model.md, rules
+# 109-110): a third of the lowest first score among the validation splits' crossings,
+# for the shipped model; 0 reads every message the readings apply to.
+DEFAULT_THREAT_READING_FLOOR = 0.0001
 
 
 class ReadingSwitches(Protocol):
@@ -122,7 +122,9 @@ class ClassifierSettings:
     # through on seventeen frames 7-99 -> 1-14, no line lost, chat p50 1.04x).
     threat_past_chat_words: bool = True
     # ... but none of them where the threat head scores the message as written under this
-    # floor: most further readings are of chat it scores near zero (rule 109).
+    # floor: most further readings are of chat it scores near zero (rule 110, which it
+    # passed: no suite or frame decision, validation or benign-chat line moved; further
+    # readings of bench chat 397 -> 82 of 2,000, chat p50 0.88x in the pair).
     threat_reading_floor: float = DEFAULT_THREAT_READING_FLOOR
     # Refuse to start on a CPU without VNNI: int8 runs several times slower there, and
     # int8 kernels have given wrong results on some older CPUs. Off for laptops.

@@ -14,9 +14,11 @@ import pytest
 from moderation import metrics
 from moderation.classifier import Classifier, Encoded
 from moderation.config import ClassifierSettings
+from moderation.config.model import DEFAULT_THREAT_READING_FLOOR as FLOOR
 from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    FLOOR_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
     STOP_SUFFIX,
@@ -85,14 +87,17 @@ def _spell(c: Classifier) -> Callable[[str], list[int]]:
     return lambda word: c.encode(word).ids[1:-1].tolist()
 
 
-def _expected(off: Classifier, encoded: Encoded, first: np.ndarray) -> np.ndarray:
-    """What the readings should give, from the file read as written (``off``): the
+def _expected(
+    off: Classifier, encoded: Encoded, first: np.ndarray, floor: float = FLOOR
+) -> np.ndarray:
+    """What the readings should give, from the file read as written (``off``): where the
+    first threat score is under the threshold but not under ``floor`` (rule 110), the
     message without its mentions and final full stop read again, and, where that is
     still under the threshold, without its chat words (and a full stop they left last)
     read a third time; the highest threat score of the three."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
-    if encoded.truncated or first[t] >= threshold:
+    if encoded.truncated or first[t] >= threshold or first[t] < floor:
         return first
     ids, stop = encoded.ids, off.vocabulary()["."]
     plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
@@ -130,6 +135,34 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(c.startswith(("hey", "ok")) or c.endswith("lol") for c in crossed), crossed
 
 
+def test_under_the_floor_a_message_is_read_once_as_written(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    # Rules 109-110: a floor on the first threat score under which no further reading is
+    # made; here one far above the shipped one, so that threats lie under it.
+    off, _ = readers
+    high = 0.01
+    floored = Classifier(replace(ClassifierSettings(threads=1), threat_reading_floor=high))
+    unfloored = Classifier(replace(ClassifierSettings(threads=1), threat_reading_floor=0.0))
+    assert floored.threat_reading_floor == high and unfloored.threat_reading_floor == 0.0
+    t = off.labels.index("threat")
+    kept = 0
+    for text in TEXTS:
+        encoded = off.encode(text)
+        first = off.scores(encoded)
+        row = floored.scores(encoded)
+        assert np.array_equal(row, _expected(off, encoded, first, high)), text[:60]
+        every = unfloored.scores(encoded)
+        assert np.array_equal(every, _expected(off, encoded, first, 0.0)), text[:60]
+        if first[t] < high:
+            assert np.array_equal(row, first), text[:60]
+            kept += every[t] > first[t]
+    # Messages under it a further reading would have scored higher (else this proves
+    # nothing of the floor): "@jess_92 @user you won't see tomorrow." among them, the
+    # kind of threat rule 109's floor of 0.005 lost.
+    assert kept > 0
+
+
 def test_batches_and_a_second_lane_read_past_them_too(
     readers: tuple[Classifier, Classifier],
 ) -> None:
@@ -158,7 +191,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
 ) -> None:
     off, on = readers
     suffixes = STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX
-    assert on.model_id == off.model_id + suffixes
+    assert on.model_id == off.model_id + suffixes + FLOOR_SUFFIX.format(FLOOR)
     switches = (
         "threat_past_full_stop",
         "threat_past_mentions",
@@ -168,6 +201,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
     assert all(metrics.MODEL_INFO._value[s] == "true" for s in switches)
+    assert metrics.MODEL_INFO._value["threat_reading_floor"] == str(FLOOR)
     assert metrics.MODEL_INFO._value["id"] == on.model_id
     metrics.describe_model(off)
     assert all(metrics.MODEL_INFO._value[s] == "false" for s in switches)
@@ -179,6 +213,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_past_mentions=c.threat_past_mentions,
             threat_past_inner_mentions=c.threat_past_inner_mentions,
             threat_past_chat_words=c.threat_past_chat_words,
+            threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
 
