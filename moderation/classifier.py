@@ -251,7 +251,7 @@ class Classifier:
             ]
         )
         # The threat head's further readings, past a final full stop, mentions and chat
-        # words (moderation/threat_reading.py, rules 102-108); the id says which, before the
+        # words (moderation/threat_reading.py, rules 102-110); the id says which, before the
         # screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
@@ -503,7 +503,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``second_reading=False`` reads it as written even where the threat head would
-        read it again (rules 102-108; for the benchmark that compares the two).
+        read it again (rules 102-110; for the benchmark that compares the two).
         """
         row = self._scores_ids(encoded.ids)
         if not second_reading:

@@ -259,8 +259,8 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-108 for one model: its threat column, the threshold in force, and what
-    each further reading leaves out."""
+    """Rules 102-110 for one model: its threat column, the threshold in force, the floor, and
+    what each further reading leaves out."""
 
     def __init__(
         self,
