@@ -542,7 +542,7 @@ class Classifier:
 
     @property
     def threat_reading_floor(self) -> float:
-        """The first threat score under which no further reading is made (rule 109)."""
+        """The first threat score under which no further reading is made (rules 109-110)."""
         return 0.0 if self._threat_reading is None else self._threat_reading.readings.floor
 
     def _past(

@@ -356,12 +356,12 @@ class ThreatReading:
         first = row[self.column]
         if truncated or first >= self.threshold or first < self.readings.floor:
             return row  # cut to fit, its last token is not the message's end; or no need
-        best = row[self.column]
+        best = first
         for reading in self._further(ids):
             best = max(best, score(reading)[self.column])
             if best >= self.threshold:
                 break
-        if best <= row[self.column]:
+        if best <= first:
             return row
         out = row.copy()
         out[self.column] = best
