@@ -250,9 +250,9 @@ class Classifier:
                 for label in self.labels
             ]
         )
-        # The threat head's further readings, past a final full stop, mentions and chat
-        # words (moderation/threat_reading.py, rules 102-110); the id says which, before the
-        # screen's part of it.
+        # The threat head's further readings, past a final full stop, mentions, chat words
+        # and emoji (moderation/threat_reading.py, rules 102-111); the id says which, before
+        # the screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
             self.labels,
@@ -279,7 +279,8 @@ class Classifier:
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
-            "mentions: %s, past other mentions: %s, past chat words: %s, none under %g",
+            "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
+            "none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -296,6 +297,7 @@ class Classifier:
             "yes" if self.threat_past_mentions else "no",
             "yes" if self.threat_past_inner_mentions else "no",
             "yes" if self.threat_past_chat_words else "no",
+            "yes" if self.threat_past_emoji else "no",
             self.threat_reading_floor,
         )
 
@@ -539,6 +541,11 @@ class Classifier:
     def threat_past_chat_words(self) -> bool:
         """Whether the threat head reads past chat's greetings and laughs (rules 106-108)."""
         return self._threat_reading is not None and self._threat_reading.readings.chat_words
+
+    @property
+    def threat_past_emoji(self) -> bool:
+        """Whether the threat head reads past emoji and emoticons at the edges (rule 111)."""
+        return self._threat_reading is not None and self._threat_reading.readings.emoji
 
     @property
     def threat_reading_floor(self) -> float:

@@ -1,20 +1,22 @@
 """The threat head's second reading: past a final full stop (docs/model.md, rule 102),
 past the mentions a message opens with (rule 103), past every other mention in it
-(rules 104-105) and, in a third reading of their own, past chat's opening words and
-closing laughs (rules 106-108); none under a floor on the first threat score (rule 109).
+(rules 104-105), in a third reading of their own past chat's opening words and closing
+laughs (rules 106-108) and in a fourth past the emoji and emoticons at its edges (rule
+111); none under a floor on the first threat score (rules 109-110).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
 @sam"), which only tweets the head is not supervised on carry, or opens with "hey" or
-ends in "lol", as chitchat among its negatives does. So the head learned these as signs
-of harmlessness: "I will find you." can be allowed where "I will find you" is
+ends in "lol", as chitchat among its negatives does; none opens or ends with an emoji or
+ends with an emoticon (":)"), which some chitchat negatives do. So the head learned these
+as signs of harmlessness: "I will find you." can be allowed where "I will find you" is
 nudged. Training them away cost negated hate, counter-speech and validation splits
 (rules 10-13), which the other heads read with their full stops and mentions. So only
 the threat head reads past them, at inference: a message whose tokens end in one full
 stop or hold mentions, and whose threat score is under the threshold in force (but not
 under the floor, where most chat lies), is scored a second time without them (chat
-words in a third reading, so that leaving them out never costs a nudge the second gave),
-and its threat score is the highest of the readings.
+words in a third reading and emoji in a fourth, so that leaving them out never costs a
+nudge an earlier reading gave), and its threat score is the highest of the readings.
 Every other head keeps the message as written. It works on token ids, so the verdict
 cache (keyed by ids) stays exact.
 """
@@ -34,6 +36,7 @@ STOP_SUFFIX = "+threat-past-stop"
 MENTION_SUFFIX = "+threat-past-mention"
 INNER_MENTION_SUFFIX = "+threat-past-inner-mention"
 CHAT_WORDS_SUFFIX = "+threat-past-chat-words"
+EMOJI_SUFFIX = "+threat-past-emoji"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
 AT = "@"
@@ -45,6 +48,10 @@ OPENING_WORDS = (*GREETINGS, "lol", "lmao", "omg")
 AFTER_OPENING = (",", "!", ".")
 LAUGHS = ("lol", "lmao", "lmfao", "haha", "hahaha", "hehe", "rofl")
 AROUND_LAUGHS = (".", "!", "?", ",")
+# Emoji are the vocabulary's unknown token (the normalizer leaves them whole); the
+# emoticons are matched as their whole tokens, read with the closing laughs (rule 111).
+UNKNOWN = "[UNK]"
+EMOTICONS = (":)", ":-)", ":(", ":D", ":P", ";)", ";-)", "xD", "<3", ":/")
 
 
 @dataclass(frozen=True)
@@ -52,12 +59,14 @@ class Readings:
     """Which parts of a message the threat head's further readings leave out: a final full
     stop (rule 102), the mentions it opens with (rule 103), every other mention (rules
     104-105), chat's opening words and closing laughs (rules 106-108, a reading of their
-    own); and the first threat score under which none is made (``floor``, rule 109)."""
+    own), the emoji and emoticons at its edges (rule 111, a reading of their own); and
+    the first threat score under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
     mentions: bool = False
     inner_mentions: bool = False
     chat_words: bool = False
+    emoji: bool = False
     floor: float = 0.0
 
     @classmethod
@@ -68,12 +77,15 @@ class Readings:
             settings.threat_past_mentions,
             settings.threat_past_inner_mentions,
             settings.threat_past_chat_words,
+            settings.threat_past_emoji,
             settings.threat_reading_floor,
         )
 
     @property
     def any(self) -> bool:
-        return self.full_stop or self.mentions or self.inner_mentions or self.chat_words
+        return (
+            self.full_stop or self.mentions or self.inner_mentions or self.chat_words or self.emoji
+        )
 
     @property
     def suffix(self) -> str:
@@ -84,6 +96,7 @@ class Readings:
             + (MENTION_SUFFIX if self.mentions else "")
             + (INNER_MENTION_SUFFIX if self.inner_mentions else "")
             + (CHAT_WORDS_SUFFIX if self.chat_words else "")
+            + (EMOJI_SUFFIX if self.emoji else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
         )
 
@@ -186,19 +199,28 @@ class Handles:
 
 
 class ChatWords:
-    """Chat's opening words and closing laughs (``OPENING_WORDS``, ``LAUGHS``) as the
-    token ids a tokenizer gives them, matched as whole words (rule 106)."""
+    """Chat's opening words and closing laughs (``OPENING_WORDS``, ``LAUGHS``; rule 106)
+    and, with ``emoji``, emoji (the unknown token) at both edges and emoticons
+    (``EMOTICONS``) with the laughs (rule 111); as the token ids a tokenizer gives them,
+    matched as whole words. ``words=False`` leaves the chat words out."""
 
     def __init__(
         self,
         vocab: Mapping[str, int],
         tokens: Callable[[str], Sequence[int]],
         kinds: TokenKinds | None = None,
+        *,
+        words: bool = True,
+        emoji: bool = False,
     ) -> None:
         self.kinds = kinds if kinds is not None else TokenKinds(vocab)
         # Each matched as a whole word, so no spelling is read inside a longer one.
-        self.openers = self._spelled(OPENING_WORDS, tokens)
-        self.laughs = self._spelled(LAUGHS, tokens)
+        self.openers = self._spelled(OPENING_WORDS if words else (), tokens)
+        self.laughs = self._spelled(LAUGHS if words else (), tokens)
+        if emoji:
+            unknown = [(vocab[UNKNOWN],)] if UNKNOWN in vocab else []
+            self.openers += unknown
+            self.laughs += [*self._spelled(EMOTICONS, tokens), *unknown]
         self.after_opening = {vocab[m] for m in AFTER_OPENING if m in vocab}
         self.around_laughs = {vocab[m] for m in AROUND_LAUGHS if m in vocab}
 
@@ -259,7 +281,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-110 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-111 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(
@@ -270,6 +292,7 @@ class ThreatReading:
         handles: Handles | None,
         readings: Readings,
         chat: ChatWords | None = None,
+        emoji: ChatWords | None = None,
     ) -> None:
         self.column = column
         self.threshold = threshold
@@ -277,6 +300,7 @@ class ThreatReading:
         self.handles = handles
         self.readings = readings
         self.chat = chat
+        self.emoji = emoji
 
     @classmethod
     def for_model(
@@ -290,8 +314,8 @@ class ThreatReading:
         """The reading for a model with these labels, thresholds in force (one per label)
         and vocabulary; None where no reading is on or it has no threat head
         (``model_id``'s rule). ``tokens`` spells a word in the model's token ids (without
-        ``[CLS]`` and ``[SEP]``), for the chat words. A vocabulary without a full stop
-        never reads past one."""
+        ``[CLS]`` and ``[SEP]``), for the chat words and emoticons. A vocabulary without a
+        full stop never reads past one."""
         if LABEL not in labels or not readings.any:
             return None
         column = list(labels).index(LABEL)
@@ -300,12 +324,15 @@ class ThreatReading:
         handles = None
         if readings.mentions or readings.inner_mentions:
             handles = Handles(vocab, kinds)
-        chat = None
-        if readings.chat_words:
+        chat = emoji = None
+        if readings.chat_words or readings.emoji:
             if tokens is None:
-                raise ValueError("reading past chat words needs the model's tokens")
-            chat = ChatWords(vocab, tokens, kinds)
-        return cls(column, float(thresholds[column]), stop_id, handles, readings, chat)
+                raise ValueError("reading past chat words or emoji needs the model's tokens")
+            if readings.chat_words:
+                chat = ChatWords(vocab, tokens, kinds)
+            if readings.emoji:
+                emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
+        return cls(column, float(thresholds[column]), stop_id, handles, readings, chat, emoji)
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
         """The ids the second reading scores (rules 102-105: the mentions and the final
@@ -332,6 +359,22 @@ class ThreatReading:
             return out
         return past_final_stop(out, self.stop_id)
 
+    def fourth_ids(
+        self, ids: np.ndarray, second: np.ndarray | None, third: np.ndarray | None
+    ) -> np.ndarray | None:
+        """The ids the fourth reading scores (rule 111): what the latest reading before it
+        reads (the message where none does) without the emoji at its edges and the
+        emoticons at its end (and the chat words, where those are read past), then
+        without a final full stop they left last; None where no emoji or emoticon is
+        left out."""
+        if self.emoji is None:
+            return None
+        latest = third if third is not None else second if second is not None else ids
+        out = self.emoji.without(latest)
+        if out is None or self.stop_id is None:
+            return out
+        return past_final_stop(out, self.stop_id)
+
     def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
         """The readings after the first, narrowest first; each made only when asked for."""
         second = self.second_ids(ids)
@@ -340,6 +383,9 @@ class ThreatReading:
         third = self.third_ids(ids, second)
         if third is not None:
             yield third
+        fourth = self.fourth_ids(ids, second, third)
+        if fourth is not None:
+            yield fourth
 
     def apply(
         self,

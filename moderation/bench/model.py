@@ -266,11 +266,12 @@ def measure_family(
                 or pair.threat_past_mentions
                 or pair.threat_past_inner_mentions
                 or pair.threat_past_chat_words
+                or pair.threat_past_emoji
             ):
                 add(
                     "e-screen-written",
                     "(e-screen), but the threat head reads every message as written, never "
-                    "a second time past a final full stop, mentions or chat words (as until "
+                    "a second time past a final full stop, mentions, chat words or emoji (as until "
                     "2026-12-06)",
                     2,
                     lambda text: pair.scores(pair.encode(text), second_reading=False),

@@ -44,6 +44,7 @@ THREAT_READING_SETTINGS = (
     "threat_past_mentions",
     "threat_past_inner_mentions",
     "threat_past_chat_words",
+    "threat_past_emoji",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
@@ -67,6 +68,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_past_chat_words(self) -> bool: ...
+
+    @property
+    def threat_past_emoji(self) -> bool: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -121,6 +125,9 @@ class ClassifierSettings:
     # ("hey ...", "... lol"; rules 106-108 in docs/model.md: threats a chat word let
     # through on seventeen frames 7-99 -> 1-14, no line lost, chat p50 1.04x).
     threat_past_chat_words: bool = True
+    # ... and, in a fourth reading of their own, the emoji and emoticons at its edges
+    # ("... 😂", "... :)"; rule 111 in docs/model.md; off until scored).
+    threat_past_emoji: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -167,6 +174,7 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         threat_past_chat_words=src.boolean(
             "THREAT_PAST_CHAT_WORDS", ClassifierSettings().threat_past_chat_words
         ),
+        threat_past_emoji=src.boolean("THREAT_PAST_EMOJI", ClassifierSettings().threat_past_emoji),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True
         ),

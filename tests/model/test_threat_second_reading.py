@@ -1,4 +1,4 @@
-"""The shipped model with the threat head's second reading (rules 102-106,
+"""The shipped model with the threat head's further readings (rules 102-111,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
@@ -18,6 +18,7 @@ from moderation.config.model import DEFAULT_THREAT_READING_FLOOR as FLOOR
 from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    EMOJI_SUFFIX,
     FLOOR_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
@@ -28,9 +29,9 @@ from moderation.threat_reading import (
 )
 
 # Written for this test (not the behaviour suite's lines): threats with and without a
-# full stop, a mention (opening, after a greeting, at the end), a greeting or a laugh,
-# violent words in chat, plain chat, an ellipsis, an address, a mention alone, a message
-# cut to fit.
+# full stop, a mention (opening, after a greeting, at the end), a greeting or a laugh, an
+# emoji or an emoticon, violent words in chat, plain chat, an ellipsis, an address, a
+# mention alone, a message cut to fit.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -45,6 +46,10 @@ TEXTS = [
     "hey, i will find you and hurt you",
     "you won't see tomorrow lol",
     "ok listen, you're dead meat haha!",
+    "i will stab you :)",
+    "😡 go hang yourself",
+    "hey i will find you and hurt you lol 😂",
+    "this boss fight killed me 😂",
     "this boss fight killed me lol",
     "this boss fight killed me.",
     "@sam this boss fight killed me",
@@ -68,6 +73,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_mentions=False,
             threat_past_inner_mentions=False,
             threat_past_chat_words=False,
+            threat_past_emoji=False,
         )
     )
     on = Classifier(
@@ -77,6 +83,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_mentions=True,
             threat_past_inner_mentions=True,
             threat_past_chat_words=True,
+            threat_past_emoji=True,
         )
     )
     return off, on
@@ -94,7 +101,8 @@ def _expected(
     first threat score is under the threshold but not under ``floor`` (rule 110), the
     message without its mentions and final full stop read again, and, where that is
     still under the threshold, without its chat words (and a full stop they left last)
-    read a third time; the highest threat score of the three."""
+    read a third time, then without its emoji and emoticons a fourth; the highest threat
+    score of them."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
     if encoded.truncated or first[t] >= threshold or first[t] < floor:
@@ -106,8 +114,13 @@ def _expected(
     if second is not ids:
         threat = max(threat, off.scores(Encoded(second, False))[t])
     chat = ChatWords(off.vocabulary(), _spell(off)).without(second)
-    if threat < threshold and chat is not None:
-        threat = max(threat, off.scores(Encoded(past_final_stop(chat, stop), False))[t])
+    third = None if chat is None else past_final_stop(chat, stop)
+    if threat < threshold and third is not None:
+        threat = max(threat, off.scores(Encoded(third, False))[t])
+    emoji = ChatWords(off.vocabulary(), _spell(off), emoji=True)
+    fourth = emoji.without(second if third is None else third)
+    if threat < threshold and fourth is not None:
+        threat = max(threat, off.scores(Encoded(past_final_stop(fourth, stop), False))[t])
     out = first.copy()
     out[t] = threat
     return out
@@ -133,6 +146,8 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(c.startswith("@") for c in crossed), crossed
     assert any(" @" in c and not c.endswith(".") for c in crossed), crossed
     assert any(c.startswith(("hey", "ok")) or c.endswith("lol") for c in crossed), crossed
+    assert any(c.endswith(":)") for c in crossed), crossed
+    assert any(c.startswith("😡") for c in crossed), crossed
 
 
 def test_under_the_floor_a_message_is_read_once_as_written(
@@ -142,8 +157,9 @@ def test_under_the_floor_a_message_is_read_once_as_written(
     # made; here one far above the shipped one, so that threats lie under it.
     off, _ = readers
     high = 0.01
-    floored = Classifier(replace(ClassifierSettings(threads=1), threat_reading_floor=high))
-    unfloored = Classifier(replace(ClassifierSettings(threads=1), threat_reading_floor=0.0))
+    every_reading = replace(ClassifierSettings(threads=1), threat_past_emoji=True)
+    floored = Classifier(replace(every_reading, threat_reading_floor=high))
+    unfloored = Classifier(replace(every_reading, threat_reading_floor=0.0))
     assert floored.threat_reading_floor == high and unfloored.threat_reading_floor == 0.0
     t = off.labels.index("threat")
     kept = 0
@@ -190,13 +206,16 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
     readers: tuple[Classifier, Classifier],
 ) -> None:
     off, on = readers
-    suffixes = STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX
+    suffixes = (
+        STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX + EMOJI_SUFFIX
+    )
     assert on.model_id == off.model_id + suffixes + FLOOR_SUFFIX.format(FLOOR)
     switches = (
         "threat_past_full_stop",
         "threat_past_mentions",
         "threat_past_inner_mentions",
         "threat_past_chat_words",
+        "threat_past_emoji",
     )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
@@ -213,6 +232,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_past_mentions=c.threat_past_mentions,
             threat_past_inner_mentions=c.threat_past_inner_mentions,
             threat_past_chat_words=c.threat_past_chat_words,
+            threat_past_emoji=c.threat_past_emoji,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
@@ -258,6 +278,27 @@ def test_the_shipped_tokenizer_spells_the_chat_words_as_the_reading_leaves_them_
         assert chat.without(off.encode(text).ids) is None, text
 
 
+def test_the_shipped_tokenizer_spells_emoji_and_emoticons_as_the_reading_leaves_them_out(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, _ = readers
+    emoji = ChatWords(off.vocabulary(), _spell(off), emoji=True)
+    for text, rest in [
+        ("i will hurt you 😂", "i will hurt you"),
+        ("i will hurt you 😂😂 😂", "i will hurt you"),  # glued to a word it is dropped
+        ("🔪 🔪 i will hurt you", "i will hurt you"),
+        ("i will hurt you :) :-) :( :D :P ;) ;-) xD <3 :/", "i will hurt you"),
+        ("i will hurt you XD!!", "i will hurt you"),
+        ("i will hurt you lol 😂 haha", "i will hurt you"),
+        ("😂 hey, i will hurt you", "i will hurt you"),
+        ("i will hurt you. 😂", "i will hurt you."),
+    ]:
+        out = emoji.without(off.encode(text).ids)
+        assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
+    for text in ("i will 🔪 you", "i will hurt you x", "i will hurt you ^_^", "😂", "lol 😂 :)"):
+        assert emoji.without(off.encode(text).ids) is None, text
+
+
 def test_chat_words_never_lower_the_threat_score_nor_move_another_on_any_path(
     readers: tuple[Classifier, Classifier],
 ) -> None:
@@ -279,3 +320,27 @@ def test_chat_words_never_lower_the_threat_score_nor_move_another_on_any_path(
             assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
         raised += one[t] > one_fewer[t]
     assert raised > 0  # else this proves nothing of the third reading
+
+
+def test_emoji_never_lower_the_threat_score_nor_move_another_on_any_path(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    # Rule 111: emoji and emoticons are left out in a reading of their own, after the
+    # others, so leaving them out never costs a nudge an earlier reading gave.
+    _, on = readers
+    without = Classifier(replace(ClassifierSettings(threads=1), threat_past_emoji=False))
+    assert on.threat_past_emoji and not without.threat_past_emoji
+    t = on.labels.index("threat")
+    frames = ("{} 😂", "😡 {}", "{} :)", "hey {} lol 😂", "{}. xD", "@sam {} 🙂")
+    texts = [f.format(x) for f in frames for x in TEXTS[:4] + TEXTS[7:9]]
+    batch = [on.encode(text) for text in texts]
+    rows, fewer = on.scores_padded(batch), without.scores_padded(batch)
+    lane = on.second_session(1)
+    raised = 0
+    for i, encoded in enumerate(batch):
+        one, one_fewer = on.scores(encoded), without.scores(encoded)
+        for row, base in ((one, one_fewer), (rows[i], fewer[i]), (lane(encoded), one_fewer)):
+            assert row[t] >= base[t], texts[i]
+            assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
+        raised += one[t] > one_fewer[t]
+    assert raised > 0  # else this proves nothing of the fourth reading

@@ -11,6 +11,7 @@ import pytest
 
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    EMOJI_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
     STOP_SUFFIX,
@@ -48,13 +49,26 @@ VOCAB = {
     "##ha": 3270,
     "##s": 2015,
     "##lly": 9000,
+    "[UNK]": 100,
+    ":": 1024,
+    ")": 1007,
+    "x": 1060,
+    "##d": 2094,
 }
 CLS, SEP, STOP, BANG, AT, UND = 101, 102, 1012, 999, 1030, 1035
 YOU, HURT, SAM, JESS, N92, Y, P92, USER = 2017, 3480, 3520, 6203, 6227, 2100, 2683, 5310
 COMMA, QUERY, HEY, LO, L, HA, PHA, S, LLY = 1010, 1029, 4931, 8840, 2140, 5292, 3270, 2015, 9000
-# How this vocabulary spells the chat words it has ("lol" is "lo" "##l", as in the
-# shipped one); the others it cannot spell.
-SPELLED = {"hey": [HEY], "lol": [LO, L], "haha": [HA, PHA], "hahaha": [HA, PHA, PHA]}
+UNK, COLON, CLOSE, X, PD = 100, 1024, 1007, 1060, 2094
+# How this vocabulary spells the chat words and emoticons it has ("lol" is "lo" "##l",
+# "xD" is "x" "##d", as in the shipped one); the others it cannot spell.
+SPELLED = {
+    "hey": [HEY],
+    "lol": [LO, L],
+    "haha": [HA, PHA],
+    "hahaha": [HA, PHA, PHA],
+    ":)": [COLON, CLOSE],
+    "xD": [X, PD],
+}
 
 
 def _spell(word: str) -> list[int]:
@@ -173,6 +187,42 @@ def test_chat_words_are_taken_off_at_the_start_and_laughs_at_the_end(
 ) -> None:
     out = ChatWords(VOCAB, _spell).without(ids)
     assert (None if out is None else out.tolist()) == expected
+    # Without emoji on, an emoji or an emoticon is no chat word.
+    assert ChatWords(VOCAB, _spell).without(_ids(HURT, YOU, UNK)) is None
+    assert ChatWords(VOCAB, _spell).without(_ids(HURT, YOU, COLON, CLOSE)) is None
+
+
+@pytest.mark.parametrize(
+    ("words", "ids", "expected"),
+    [
+        (True, _ids(HURT, YOU, UNK), [CLS, HURT, YOU, SEP]),  # "hurt you 😂"
+        (True, _ids(HURT, YOU, UNK, UNK), [CLS, HURT, YOU, SEP]),  # "hurt you 😂 😂"
+        (True, _ids(UNK, HURT, YOU), [CLS, HURT, YOU, SEP]),  # "😡 hurt you"
+        (True, _ids(UNK, COMMA, HURT), [CLS, HURT, SEP]),  # "😡, hurt"
+        (True, _ids(HURT, YOU, COLON, CLOSE), [CLS, HURT, YOU, SEP]),  # "hurt you :)"
+        (True, _ids(HURT, X, PD, BANG), [CLS, HURT, SEP]),  # "hurt xD!"
+        (True, _ids(HURT, UNK, STOP), [CLS, HURT, SEP]),  # "hurt 😂."
+        (True, _ids(HURT, LO, L, UNK), [CLS, HURT, SEP]),  # "hurt lol 😂"
+        (True, _ids(HURT, UNK, LO, L), [CLS, HURT, SEP]),  # "hurt 😂 lol"
+        (True, _ids(UNK, HEY, HURT), [CLS, HURT, SEP]),  # "😂 hey hurt"
+        # Without the chat words, the laughs stay where they are read with the emoji.
+        (False, _ids(HURT, LO, L, UNK), [CLS, HURT, LO, L, SEP]),
+        (False, _ids(HEY, HURT, UNK), [CLS, HEY, HURT, SEP]),
+        (True, _ids(HURT, UNK, YOU), None),  # inside: not at an edge
+        (True, _ids(HURT, COLON, YOU), None),  # half an emoticon
+        (True, _ids(HURT, X), None),  # "x" alone is no emoticon
+        (True, _ids(HURT, X, PD, S), None),  # "xds": no whole emoticon
+        (True, _ids(COLON, CLOSE, HURT), None),  # an emoticon opening: not read past
+        (True, _ids(UNK, UNK), None),  # nothing remains
+        (True, _ids(UNK, COLON, CLOSE), None),
+        (True, _ids(HURT, YOU), None),
+    ],
+)
+def test_emoji_are_taken_off_at_both_edges_and_emoticons_at_the_end(
+    words: bool, ids: np.ndarray, expected: list[int] | None
+) -> None:
+    out = ChatWords(VOCAB, _spell, words=words, emoji=True).without(ids)
+    assert (None if out is None else out.tolist()) == expected
 
 
 def _reading(
@@ -182,10 +232,11 @@ def _reading(
     mentions: bool = False,
     inner_mentions: bool = False,
     chat_words: bool = False,
+    emoji: bool = False,
     floor: float = 0.0,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
-    readings = Readings(full_stop, mentions, inner_mentions, chat_words, floor)
+    readings = Readings(full_stop, mentions, inner_mentions, chat_words, emoji, floor)
     reading = ThreatReading.for_model(LABELS, thresholds, VOCAB, readings, _spell)
     assert reading is not None
     return reading
@@ -253,13 +304,38 @@ def test_the_threat_score_is_the_higher_of_the_two_readings_and_nothing_else_mov
             _ids(HEY, AT, SAM, HURT, YOU, LO, L, STOP),
             [[CLS, HEY, HURT, YOU, LO, L, SEP], [CLS, HURT, YOU, SEP]],
         ),
+        # Emoji and emoticons in a fourth reading of their own, after the third's.
+        ((False, False, False, False, True), _ids(HURT, YOU, UNK), [[CLS, HURT, YOU, SEP]]),
+        ((False, False, False, False, True), _ids(HURT, YOU, LO, L), []),
+        ((True, True, True, True, False), _ids(HURT, YOU, UNK), []),
+        (
+            (True, False, False, False, True),
+            _ids(HURT, YOU, COLON, CLOSE, STOP),
+            [[CLS, HURT, YOU, COLON, CLOSE, SEP], [CLS, HURT, YOU, SEP]],
+        ),
+        (
+            (True, True, True, True, True),
+            _ids(HEY, HURT, YOU, UNK, LO, L),
+            [[CLS, HURT, YOU, UNK, SEP], [CLS, HURT, YOU, SEP]],
+        ),
+        (
+            (True, True, True, True, True),
+            _ids(UNK, HURT, YOU, STOP),
+            [[CLS, UNK, HURT, YOU, SEP], [CLS, HURT, YOU, SEP]],
+        ),
+        # Where the third reading left out every emoji there is no fourth.
+        ((True, True, True, True, True), _ids(HEY, HURT, LO, L), [[CLS, HURT, SEP]]),
     ],
 )
 def test_each_further_reading_leaves_out_what_is_on(
     on: tuple[bool, ...], ids: np.ndarray, reads: list[list[int]]
 ) -> None:
     reading = _reading(
-        full_stop=on[0], mentions=on[1], inner_mentions=on[2], chat_words=on[3:] == (True,)
+        full_stop=on[0],
+        mentions=on[1],
+        inner_mentions=on[2],
+        chat_words=on[3:4] == (True,),
+        emoji=on[4:] == (True,),
     )
     further = _Scorer([0.0, 0.0, 0.0, 0.02])  # never reaches the threshold: all are read
     reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), further)
@@ -341,7 +417,7 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     None
 ):
     two = np.array([0.5, 0.5])
-    every = Readings(True, True, True, True)
+    every = Readings(True, True, True, True, True)
     assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, every) is None
     assert ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, Readings()) is None
     assert model_id("m@1", ("toxic", "insult"), every) == "m@1"
@@ -351,10 +427,16 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", LABELS, Readings(inner_mentions=True)) == "m@1" + INNER_MENTION_SUFFIX
     assert model_id("m@1", LABELS, Readings(chat_words=True)) == "m@1" + CHAT_WORDS_SUFFIX
     assert model_id("m@1", LABELS, every) == (
-        "m@1" + STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX
+        "m@1"
+        + STOP_SUFFIX
+        + MENTION_SUFFIX
+        + INNER_MENTION_SUFFIX
+        + CHAT_WORDS_SUFFIX
+        + EMOJI_SUFFIX
     )
+    assert model_id("m@1", LABELS, Readings(emoji=True)) == "m@1" + EMOJI_SUFFIX
     # A floor is named where a reading is on, and only there.
-    floored = Readings(True, True, True, True, 0.005)
+    floored = Readings(True, True, True, True, True, 0.005)
     assert (
         model_id("m@1", LABELS, floored) == model_id("m@1", LABELS, every) + "+threat-floor:0.005"
     )
@@ -362,14 +444,15 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", ("toxic", "insult"), floored) == "m@1"
     # Every reading on or off names a model id of its own.
     ids = {
-        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=4)
+        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=5)
     }
-    assert len(ids) == 16
+    assert len(ids) == 32
 
 
-def test_reading_past_chat_words_needs_the_models_spelling() -> None:
+@pytest.mark.parametrize("readings", [Readings(chat_words=True), Readings(emoji=True)])
+def test_reading_past_chat_words_or_emoji_needs_the_models_spelling(readings: Readings) -> None:
     with pytest.raises(ValueError, match="tokens"):
-        ThreatReading.for_model(LABELS, np.array([0.4] * 4), VOCAB, Readings(chat_words=True))
+        ThreatReading.for_model(LABELS, np.array([0.4] * 4), VOCAB, readings)
 
 
 def test_a_vocabulary_without_a_full_stop_never_reads_past_one() -> None:
