@@ -250,9 +250,9 @@ class Classifier:
                 for label in self.labels
             ]
         )
-        # The threat head's further readings, past a final full stop, mentions, chat words
-        # and emoji (moderation/threat_reading.py, rules 102-111); the id says which, before
-        # the screen's part of it.
+        # The threat head's further readings, past a final full stop, mentions, chat words,
+        # emoji and final marks (moderation/threat_reading.py, rules 102-113); the id says
+        # which, before the screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
             self.labels,
@@ -280,7 +280,7 @@ class Classifier:
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
             "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
-            "none under %g",
+            "past final marks: %s, none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -298,6 +298,7 @@ class Classifier:
             "yes" if self.threat_past_inner_mentions else "no",
             "yes" if self.threat_past_chat_words else "no",
             "yes" if self.threat_past_emoji else "no",
+            "yes" if self.threat_past_final_marks else "no",
             self.threat_reading_floor,
         )
 
@@ -546,6 +547,11 @@ class Classifier:
     def threat_past_emoji(self) -> bool:
         """Whether the threat head reads past emoji and emoticons at the edges (rule 111)."""
         return self._threat_reading is not None and self._threat_reading.readings.emoji
+
+    @property
+    def threat_past_final_marks(self) -> bool:
+        """Whether the threat head reads past a final "!" run or ellipsis (rule 113)."""
+        return self._threat_reading is not None and self._threat_reading.readings.final_marks
 
     @property
     def threat_reading_floor(self) -> float:

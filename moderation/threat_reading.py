@@ -1,22 +1,24 @@
 """The threat head's second reading: past a final full stop (docs/model.md, rule 102),
 past the mentions a message opens with (rule 103), past every other mention in it
 (rules 104-105), in a third reading of their own past chat's opening words and closing
-laughs (rules 106-108) and in a fourth past the emoji and emoticons at its edges (rule
-111); none under a floor on the first threat score (rules 109-110).
+laughs (rules 106-108), in a fourth past the emoji and emoticons at its edges (rules
+111-112) and in a fifth past a final run of exclamation marks or an ellipsis (rule 113);
+none under a floor on the first threat score (rules 109-110).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
 @sam"), which only tweets the head is not supervised on carry, or opens with "hey" or
 ends in "lol", as chitchat among its negatives does; none opens or ends with an emoji or
-ends with an emoticon (":)"), which some chitchat negatives do. So the head learned these
-as signs of harmlessness: "I will find you." can be allowed where "I will find you" is
+ends with an emoticon (":)"), "!" or "...", which some chitchat negatives do. So the head
+learned these as signs of harmlessness: "I will find you." can be allowed where "I will find you" is
 nudged. Training them away cost negated hate, counter-speech and validation splits
 (rules 10-13), which the other heads read with their full stops and mentions. So only
 the threat head reads past them, at inference: a message whose tokens end in one full
 stop or hold mentions, and whose threat score is under the threshold in force (but not
 under the floor, where most chat lies), is scored a second time without them (chat
-words in a third reading and emoji in a fourth, so that leaving them out never costs a
-nudge an earlier reading gave), and its threat score is the highest of the readings.
+words in a third reading, emoji in a fourth and final marks in a fifth, so that leaving
+them out never costs a nudge an earlier reading gave), and its threat score is the
+highest of the readings.
 Every other head keeps the message as written. It works on token ids, so the verdict
 cache (keyed by ids) stays exact.
 """
@@ -37,6 +39,7 @@ MENTION_SUFFIX = "+threat-past-mention"
 INNER_MENTION_SUFFIX = "+threat-past-inner-mention"
 CHAT_WORDS_SUFFIX = "+threat-past-chat-words"
 EMOJI_SUFFIX = "+threat-past-emoji"
+FINAL_MARKS_SUFFIX = "+threat-past-marks"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
 AT = "@"
@@ -52,6 +55,9 @@ AROUND_LAUGHS = (".", "!", "?", ",")
 # emoticons are matched as their whole tokens, read with the closing laughs (rule 111).
 UNKNOWN = "[UNK]"
 EMOTICONS = (":)", ":-)", ":(", ":D", ":P", ";)", ";-)", "xD", "<3", ":/")
+# A final run of these is read past where it holds an "!" or two "." (rule 113).
+BANG = "!"
+QUERY = "?"
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,8 @@ class Readings:
     """Which parts of a message the threat head's further readings leave out: a final full
     stop (rule 102), the mentions it opens with (rule 103), every other mention (rules
     104-105), chat's opening words and closing laughs (rules 106-108, a reading of their
-    own), the emoji and emoticons at its edges (rule 111, a reading of their own); and
+    own), the emoji and emoticons at its edges (rules 111-112, a reading of their own), a
+    final run of exclamation marks or an ellipsis (rule 113, a reading of its own); and
     the first threat score under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
@@ -67,6 +74,7 @@ class Readings:
     inner_mentions: bool = False
     chat_words: bool = False
     emoji: bool = False
+    final_marks: bool = False
     floor: float = 0.0
 
     @classmethod
@@ -78,13 +86,21 @@ class Readings:
             settings.threat_past_inner_mentions,
             settings.threat_past_chat_words,
             settings.threat_past_emoji,
+            settings.threat_past_final_marks,
             settings.threat_reading_floor,
         )
 
     @property
     def any(self) -> bool:
-        return (
-            self.full_stop or self.mentions or self.inner_mentions or self.chat_words or self.emoji
+        return any(
+            (
+                self.full_stop,
+                self.mentions,
+                self.inner_mentions,
+                self.chat_words,
+                self.emoji,
+                self.final_marks,
+            )
         )
 
     @property
@@ -97,6 +113,7 @@ class Readings:
             + (INNER_MENTION_SUFFIX if self.inner_mentions else "")
             + (CHAT_WORDS_SUFFIX if self.chat_words else "")
             + (EMOJI_SUFFIX if self.emoji else "")
+            + (FINAL_MARKS_SUFFIX if self.final_marks else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
         )
 
@@ -147,6 +164,32 @@ class TokenKinds:
 
     def any_word(self, ids: np.ndarray) -> bool:
         return any(self.word(int(i)) for i in ids)
+
+
+class FinalMarks:
+    """A message's final run of "!", "." and "?" tokens, read past where it holds an "!"
+    or at least two "." (rule 113): "!!!", "...", "?!"; not "?" alone, a question, nor
+    one "." (rule 102's)."""
+
+    def __init__(self, vocab: Mapping[str, int], kinds: TokenKinds | None = None) -> None:
+        self.kinds = kinds if kinds is not None else TokenKinds(vocab)
+        self.bang = vocab.get(BANG, -1)
+        self.stop = vocab.get(STOP, -1)
+        self.marks = {vocab[m] for m in (BANG, STOP, QUERY) if m in vocab}
+
+    def without(self, ids: np.ndarray) -> np.ndarray | None:
+        """``[CLS] ... [SEP]`` without its final run of marks, where it is one read past
+        and a word remains; None where there is none."""
+        end = ids.shape[0] - 1  # [SEP]
+        k = end
+        while k > 1 and int(ids[k - 1]) in self.marks:
+            k -= 1
+        run = ids[k:end].tolist()
+        if not (self.bang in run or run.count(self.stop) >= 2):
+            return None
+        if not self.kinds.any_word(ids[1:k]):
+            return None
+        return np.concatenate([ids[:k], ids[end:]])
 
 
 class Handles:
@@ -281,7 +324,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-111 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-113 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(
@@ -293,6 +336,7 @@ class ThreatReading:
         readings: Readings,
         chat: ChatWords | None = None,
         emoji: ChatWords | None = None,
+        marks: FinalMarks | None = None,
     ) -> None:
         self.column = column
         self.threshold = threshold
@@ -301,6 +345,7 @@ class ThreatReading:
         self.readings = readings
         self.chat = chat
         self.emoji = emoji
+        self.marks = marks
 
     @classmethod
     def for_model(
@@ -332,7 +377,10 @@ class ThreatReading:
                 chat = ChatWords(vocab, tokens, kinds)
             if readings.emoji:
                 emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
-        return cls(column, float(thresholds[column]), stop_id, handles, readings, chat, emoji)
+        marks = FinalMarks(vocab, kinds) if readings.final_marks else None
+        return cls(
+            column, float(thresholds[column]), stop_id, handles, readings, chat, emoji, marks
+        )
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
         """The ids the second reading scores (rules 102-105: the mentions and the final
@@ -375,6 +423,12 @@ class ThreatReading:
             return out
         return past_final_stop(out, self.stop_id)
 
+    def fifth_ids(self, latest: np.ndarray) -> np.ndarray | None:
+        """The ids the fifth reading scores (rule 113): what the latest reading before it
+        reads (the message where none does) without its final run of exclamation marks
+        or its ellipsis; None where it ends in neither."""
+        return None if self.marks is None else self.marks.without(latest)
+
     def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
         """The readings after the first, narrowest first; each made only when asked for."""
         second = self.second_ids(ids)
@@ -386,6 +440,10 @@ class ThreatReading:
         fourth = self.fourth_ids(ids, second, third)
         if fourth is not None:
             yield fourth
+        latest = next((r for r in (fourth, third, second) if r is not None), ids)
+        fifth = self.fifth_ids(latest)
+        if fifth is not None:
+            yield fifth
 
     def apply(
         self,

@@ -267,12 +267,13 @@ def measure_family(
                 or pair.threat_past_inner_mentions
                 or pair.threat_past_chat_words
                 or pair.threat_past_emoji
+                or pair.threat_past_final_marks
             ):
                 add(
                     "e-screen-written",
                     "(e-screen), but the threat head reads every message as written, never "
-                    "a second time past a final full stop, mentions, chat words or emoji (as until "
-                    "2026-12-06)",
+                    "a second time past a final full stop, mentions, chat words, emoji or final "
+                    "marks (as until 2026-12-06)",
                     2,
                     lambda text: pair.scores(pair.encode(text), second_reading=False),
                     len(texts),

@@ -45,6 +45,7 @@ THREAT_READING_SETTINGS = (
     "threat_past_inner_mentions",
     "threat_past_chat_words",
     "threat_past_emoji",
+    "threat_past_final_marks",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
@@ -71,6 +72,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_past_emoji(self) -> bool: ...
+
+    @property
+    def threat_past_final_marks(self) -> bool: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -130,6 +134,9 @@ class ClassifierSettings:
     # twelve emoji frames 601 -> 169, no line lost, one validation negative more nudged;
     # bench chat p50 0.995x).
     threat_past_emoji: bool = True
+    # ... and, in a fifth, a final run of exclamation marks or an ellipsis ("...!!",
+    # "..."; rule 113 in docs/model.md; off until scored).
+    threat_past_final_marks: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -177,6 +184,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
             "THREAT_PAST_CHAT_WORDS", ClassifierSettings().threat_past_chat_words
         ),
         threat_past_emoji=src.boolean("THREAT_PAST_EMOJI", ClassifierSettings().threat_past_emoji),
+        threat_past_final_marks=src.boolean(
+            "THREAT_PAST_FINAL_MARKS", ClassifierSettings().threat_past_final_marks
+        ),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True
         ),

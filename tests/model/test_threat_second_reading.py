@@ -1,4 +1,4 @@
-"""The shipped model with the threat head's further readings (rules 102-111,
+"""The shipped model with the threat head's further readings (rules 102-113,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
@@ -19,19 +19,21 @@ from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
     EMOJI_SUFFIX,
+    FINAL_MARKS_SUFFIX,
     FLOOR_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
     STOP_SUFFIX,
     ChatWords,
+    FinalMarks,
     Handles,
     past_final_stop,
 )
 
 # Written for this test (not the behaviour suite's lines): threats with and without a
 # full stop, a mention (opening, after a greeting, at the end), a greeting or a laugh, an
-# emoji or an emoticon, violent words in chat, plain chat, an ellipsis, an address, a
-# mention alone, a message cut to fit.
+# emoji or an emoticon, a final "!" or "?!", violent words in chat, plain chat, an
+# ellipsis, an address, a mention alone, a message cut to fit.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -50,6 +52,9 @@ TEXTS = [
     "😡 go hang yourself",
     "hey i will find you and hurt you lol 😂",
     "this boss fight killed me 😂",
+    "i will find you and hurt you!",
+    "i'll make you bleed?!",
+    "this boss fight killed me!!!",
     "this boss fight killed me lol",
     "this boss fight killed me.",
     "@sam this boss fight killed me",
@@ -74,6 +79,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_inner_mentions=False,
             threat_past_chat_words=False,
             threat_past_emoji=False,
+            threat_past_final_marks=False,
         )
     )
     on = Classifier(
@@ -84,6 +90,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_inner_mentions=True,
             threat_past_chat_words=True,
             threat_past_emoji=True,
+            threat_past_final_marks=True,
         )
     )
     return off, on
@@ -101,8 +108,9 @@ def _expected(
     first threat score is under the threshold but not under ``floor`` (rule 110), the
     message without its mentions and final full stop read again, and, where that is
     still under the threshold, without its chat words (and a full stop they left last)
-    read a third time, then without its emoji and emoticons a fourth; the highest threat
-    score of them."""
+    read a third time, then without its emoji and emoticons a fourth, then without a
+    final run of exclamation marks or an ellipsis a fifth; the highest threat score of
+    them."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
     if encoded.truncated or first[t] >= threshold or first[t] < floor:
@@ -119,8 +127,14 @@ def _expected(
         threat = max(threat, off.scores(Encoded(third, False))[t])
     emoji = ChatWords(off.vocabulary(), _spell(off), emoji=True)
     fourth = emoji.without(second if third is None else third)
-    if threat < threshold and fourth is not None:
-        threat = max(threat, off.scores(Encoded(past_final_stop(fourth, stop), False))[t])
+    if fourth is not None:
+        fourth = past_final_stop(fourth, stop)
+        if threat < threshold:
+            threat = max(threat, off.scores(Encoded(fourth, False))[t])
+    latest = next((r for r in (fourth, third) if r is not None), second)
+    fifth = FinalMarks(off.vocabulary()).without(latest)
+    if threat < threshold and fifth is not None:
+        threat = max(threat, off.scores(Encoded(fifth, False))[t])
     out = first.copy()
     out[t] = threat
     return out
@@ -148,6 +162,7 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(c.startswith(("hey", "ok")) or c.endswith("lol") for c in crossed), crossed
     assert any(c.endswith(":)") for c in crossed), crossed
     assert any(c.startswith("😡") for c in crossed), crossed
+    assert any(c.endswith(("!", "?!")) for c in crossed), crossed
 
 
 def test_under_the_floor_a_message_is_read_once_as_written(
@@ -157,7 +172,9 @@ def test_under_the_floor_a_message_is_read_once_as_written(
     # made; here one far above the shipped one, so that threats lie under it.
     off, _ = readers
     high = 0.01
-    every_reading = replace(ClassifierSettings(threads=1), threat_past_emoji=True)
+    every_reading = replace(
+        ClassifierSettings(threads=1), threat_past_emoji=True, threat_past_final_marks=True
+    )
     floored = Classifier(replace(every_reading, threat_reading_floor=high))
     unfloored = Classifier(replace(every_reading, threat_reading_floor=0.0))
     assert floored.threat_reading_floor == high and unfloored.threat_reading_floor == 0.0
@@ -207,7 +224,12 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
 ) -> None:
     off, on = readers
     suffixes = (
-        STOP_SUFFIX + MENTION_SUFFIX + INNER_MENTION_SUFFIX + CHAT_WORDS_SUFFIX + EMOJI_SUFFIX
+        STOP_SUFFIX
+        + MENTION_SUFFIX
+        + INNER_MENTION_SUFFIX
+        + CHAT_WORDS_SUFFIX
+        + EMOJI_SUFFIX
+        + FINAL_MARKS_SUFFIX
     )
     assert on.model_id == off.model_id + suffixes + FLOOR_SUFFIX.format(FLOOR)
     switches = (
@@ -216,6 +238,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         "threat_past_inner_mentions",
         "threat_past_chat_words",
         "threat_past_emoji",
+        "threat_past_final_marks",
     )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
@@ -233,6 +256,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_past_inner_mentions=c.threat_past_inner_mentions,
             threat_past_chat_words=c.threat_past_chat_words,
             threat_past_emoji=c.threat_past_emoji,
+            threat_past_final_marks=c.threat_past_final_marks,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
@@ -344,3 +368,45 @@ def test_emoji_never_lower_the_threat_score_nor_move_another_on_any_path(
             assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
         raised += one[t] > one_fewer[t]
     assert raised > 0  # else this proves nothing of the fourth reading
+
+
+def test_the_shipped_tokenizer_spells_the_final_marks_as_the_reading_leaves_them_out(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, _ = readers
+    marks = FinalMarks(off.vocabulary())
+    for text, rest in [
+        ("i will hurt you!", "i will hurt you"),
+        ("i will hurt you !!!", "i will hurt you"),
+        ("i will hurt you…", "i will hurt you"),
+        ("i will hurt you?!", "i will hurt you"),
+        ("i will hurt you！", "i will hurt you"),
+    ]:
+        out = marks.without(off.encode(text).ids)
+        assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
+    for text in ("will you hurt me?", "i will hurt you.", "i will hurt you", "!!!", "hi! you"):
+        assert marks.without(off.encode(text).ids) is None, text
+
+
+def test_final_marks_never_lower_the_threat_score_nor_move_another_on_any_path(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    # Rule 113: the final marks are left out in a reading of their own, after the others,
+    # so leaving them out never costs a nudge an earlier reading gave.
+    _, on = readers
+    without = Classifier(replace(ClassifierSettings(threads=1), threat_past_final_marks=False))
+    assert on.threat_past_final_marks and not without.threat_past_final_marks
+    t = on.labels.index("threat")
+    frames = ("{}!", "{}...", "{}?!", "hey {}!! lol", "{}! 😂", "@sam {}!!!")
+    texts = [f.format(x.rstrip(".")) for f in frames for x in TEXTS[:4] + TEXTS[7:9]]
+    batch = [on.encode(text) for text in texts]
+    rows, fewer = on.scores_padded(batch), without.scores_padded(batch)
+    lane = on.second_session(1)
+    raised = 0
+    for i, encoded in enumerate(batch):
+        one, one_fewer = on.scores(encoded), without.scores(encoded)
+        for row, base in ((one, one_fewer), (rows[i], fewer[i]), (lane(encoded), one_fewer)):
+            assert row[t] >= base[t], texts[i]
+            assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
+        raised += one[t] > one_fewer[t]
+    assert raised > 0  # else this proves nothing of the fifth reading

@@ -67,6 +67,14 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
     assert getattr(classifier_settings(Source(env)), field) is expected
 
 
+@pytest.mark.parametrize(("raw", "expected"), [(None, False), ("1", True), ("0", False)])
+def test_the_threat_reading_past_final_marks_is_off_until_scored(
+    raw: str | None, expected: bool
+) -> None:
+    env = {} if raw is None else {"MODERATION_THREAT_PAST_FINAL_MARKS": raw}
+    assert classifier_settings(Source(env)).threat_past_final_marks is expected
+
+
 @pytest.mark.parametrize(("raw", "expected"), [(None, 0.0001), ("0", 0.0), ("0.005", 0.005)])
 def test_the_threat_reading_floor_reads_a_share(raw: str | None, expected: float) -> None:
     env = {} if raw is None else {"MODERATION_THREAT_READING_FLOOR": raw}

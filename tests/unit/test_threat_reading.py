@@ -12,10 +12,12 @@ import pytest
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
     EMOJI_SUFFIX,
+    FINAL_MARKS_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
     STOP_SUFFIX,
     ChatWords,
+    FinalMarks,
     Handles,
     Readings,
     ThreatReading,
@@ -225,6 +227,34 @@ def test_emoji_are_taken_off_at_both_edges_and_emoticons_at_the_end(
     assert (None if out is None else out.tolist()) == expected
 
 
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        (_ids(HURT, YOU, BANG), [CLS, HURT, YOU, SEP]),  # "hurt you!"
+        (_ids(HURT, YOU, BANG, BANG, BANG), [CLS, HURT, YOU, SEP]),
+        (_ids(HURT, YOU, STOP, STOP, STOP), [CLS, HURT, YOU, SEP]),  # an ellipsis
+        (_ids(HURT, YOU, STOP, STOP), [CLS, HURT, YOU, SEP]),
+        (_ids(HURT, YOU, QUERY, BANG), [CLS, HURT, YOU, SEP]),  # "?!"
+        (_ids(HURT, YOU, BANG, QUERY), [CLS, HURT, YOU, SEP]),  # "!?"
+        (_ids(HURT, YOU, STOP, BANG), [CLS, HURT, YOU, SEP]),
+        (_ids(HURT, BANG, YOU, BANG), [CLS, HURT, BANG, YOU, SEP]),  # only the final run
+        (_ids(HURT, YOU, QUERY), None),  # a question
+        (_ids(HURT, YOU, QUERY, QUERY), None),
+        (_ids(HURT, YOU, STOP), None),  # one full stop is rule 102's
+        (_ids(HURT, YOU, STOP, QUERY), None),
+        (_ids(HURT, YOU), None),
+        (_ids(BANG, BANG), None),  # nothing remains
+        (_ids(STOP, BANG), None),
+        (_ids(HURT, YOU, UNK, BANG), [CLS, HURT, YOU, UNK, SEP]),  # an emoji is no mark
+    ],
+)
+def test_a_final_run_of_exclamation_marks_or_an_ellipsis_is_taken_off(
+    ids: np.ndarray, expected: list[int] | None
+) -> None:
+    out = FinalMarks(VOCAB).without(ids)
+    assert (None if out is None else out.tolist()) == expected
+
+
 def _reading(
     threshold: float = 0.28,
     *,
@@ -233,10 +263,11 @@ def _reading(
     inner_mentions: bool = False,
     chat_words: bool = False,
     emoji: bool = False,
+    final_marks: bool = False,
     floor: float = 0.0,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
-    readings = Readings(full_stop, mentions, inner_mentions, chat_words, emoji, floor)
+    readings = Readings(full_stop, mentions, inner_mentions, chat_words, emoji, final_marks, floor)
     reading = ThreatReading.for_model(LABELS, thresholds, VOCAB, readings, _spell)
     assert reading is not None
     return reading
@@ -325,6 +356,25 @@ def test_the_threat_score_is_the_higher_of_the_two_readings_and_nothing_else_mov
         ),
         # Where the third reading left out every emoji there is no fourth.
         ((True, True, True, True, True), _ids(HEY, HURT, LO, L), [[CLS, HURT, SEP]]),
+        # A final run of marks in a fifth reading of its own, of the latest reading.
+        ((False,) * 5 + (True,), _ids(HURT, YOU, BANG, BANG), [[CLS, HURT, YOU, SEP]]),
+        ((False,) * 5 + (True,), _ids(HURT, YOU, QUERY), []),
+        ((True,) * 5 + (False,), _ids(HURT, YOU, BANG), []),
+        (
+            (True,) * 6,
+            _ids(HURT, YOU, BANG, UNK),
+            [[CLS, HURT, YOU, BANG, SEP], [CLS, HURT, YOU, SEP]],
+        ),
+        (
+            (True,) * 6,
+            _ids(AT, SAM, HURT, STOP, STOP, STOP),
+            [[CLS, HURT, STOP, STOP, STOP, SEP], [CLS, HURT, SEP]],
+        ),
+        (
+            (True,) * 6,
+            _ids(HURT, YOU, BANG, LO, L),
+            [[CLS, HURT, YOU, BANG, SEP], [CLS, HURT, YOU, SEP]],
+        ),
     ],
 )
 def test_each_further_reading_leaves_out_what_is_on(
@@ -335,7 +385,8 @@ def test_each_further_reading_leaves_out_what_is_on(
         mentions=on[1],
         inner_mentions=on[2],
         chat_words=on[3:4] == (True,),
-        emoji=on[4:] == (True,),
+        emoji=on[4:5] == (True,),
+        final_marks=on[5:] == (True,),
     )
     further = _Scorer([0.0, 0.0, 0.0, 0.02])  # never reaches the threshold: all are read
     reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), further)
@@ -417,7 +468,7 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     None
 ):
     two = np.array([0.5, 0.5])
-    every = Readings(True, True, True, True, True)
+    every = Readings(True, True, True, True, True, True)
     assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, every) is None
     assert ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, Readings()) is None
     assert model_id("m@1", ("toxic", "insult"), every) == "m@1"
@@ -433,10 +484,12 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
         + INNER_MENTION_SUFFIX
         + CHAT_WORDS_SUFFIX
         + EMOJI_SUFFIX
+        + FINAL_MARKS_SUFFIX
     )
     assert model_id("m@1", LABELS, Readings(emoji=True)) == "m@1" + EMOJI_SUFFIX
+    assert model_id("m@1", LABELS, Readings(final_marks=True)) == "m@1" + FINAL_MARKS_SUFFIX
     # A floor is named where a reading is on, and only there.
-    floored = Readings(True, True, True, True, True, 0.005)
+    floored = Readings(True, True, True, True, True, True, 0.005)
     assert (
         model_id("m@1", LABELS, floored) == model_id("m@1", LABELS, every) + "+threat-floor:0.005"
     )
@@ -444,9 +497,9 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", ("toxic", "insult"), floored) == "m@1"
     # Every reading on or off names a model id of its own.
     ids = {
-        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=5)
+        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=6)
     }
-    assert len(ids) == 32
+    assert len(ids) == 64
 
 
 @pytest.mark.parametrize("readings", [Readings(chat_words=True), Readings(emoji=True)])
