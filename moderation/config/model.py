@@ -135,8 +135,9 @@ class ClassifierSettings:
     # bench chat p50 0.995x).
     threat_past_emoji: bool = True
     # ... and, in a fifth, a final run of exclamation marks or an ellipsis ("...!!",
-    # "..."; rule 113 in docs/model.md; off until scored).
-    threat_past_final_marks: bool = False
+    # "..."; rule 113 in docs/model.md, which it passed: threats lost to ten such frames
+    # 403 -> 122, no line lost, no validation line moved; bench chat p50 0.996x).
+    threat_past_final_marks: bool = True
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further

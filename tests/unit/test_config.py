@@ -45,7 +45,7 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
 
 
 # Switches on by default, each turned off by its variable: ASCII text tokenized in Python,
-# and the threat head's further readings (docs/model.md, rules 102-112).
+# and the threat head's further readings (docs/model.md, rules 102-113).
 _ON_BY_DEFAULT = [
     ("ASCII_WORDPIECE", "ascii_wordpiece"),
     ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
@@ -53,6 +53,7 @@ _ON_BY_DEFAULT = [
     ("THREAT_PAST_INNER_MENTIONS", "threat_past_inner_mentions"),
     ("THREAT_PAST_CHAT_WORDS", "threat_past_chat_words"),
     ("THREAT_PAST_EMOJI", "threat_past_emoji"),
+    ("THREAT_PAST_FINAL_MARKS", "threat_past_final_marks"),
 ]
 
 
@@ -65,14 +66,6 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
 ) -> None:
     env = {} if raw is None else {f"MODERATION_{variable}": raw}
     assert getattr(classifier_settings(Source(env)), field) is expected
-
-
-@pytest.mark.parametrize(("raw", "expected"), [(None, False), ("1", True), ("0", False)])
-def test_the_threat_reading_past_final_marks_is_off_until_scored(
-    raw: str | None, expected: bool
-) -> None:
-    env = {} if raw is None else {"MODERATION_THREAT_PAST_FINAL_MARKS": raw}
-    assert classifier_settings(Source(env)).threat_past_final_marks is expected
 
 
 @pytest.mark.parametrize(("raw", "expected"), [(None, 0.0001), ("0", 0.0), ("0.005", 0.005)])
