@@ -323,16 +323,36 @@ def test_the_shipped_tokenizer_spells_emoji_and_emoticons_as_the_reading_leaves_
         assert emoji.without(off.encode(text).ids) is None, text
 
 
-def test_chat_words_never_lower_the_threat_score_nor_move_another_on_any_path(
-    readers: tuple[Classifier, Classifier],
+# Rules 108, 111 and 113: chat words, emoji and final marks are each left out in a reading
+# of their own, after the earlier ones, so leaving them out never costs a nudge an earlier
+# reading gave. Each switch on against off, the readings before it on and those after it
+# off in both (as each rule was scored), under frames that hold what it reads past (a
+# suite line's final full stop taken off first). A later reading reads what the latest
+# earlier one left, so with it on, an earlier switch can lower the score ("listen go hang
+# yourself!": chat words on 0.313, off 0.364, both over the threshold); how often that
+# moves a decision was counted after rule 113 (docs/model.md): 7 of 133,623 for the chat
+# words, 1 for the full stop, none for the emoji.
+_LATER_READINGS = [
+    (
+        "threat_past_chat_words",
+        ("bro {}", "{} lol", "hey, {}.", "ok @sam {} haha", "{}. lmao", "listen {}!"),
+    ),
+    ("threat_past_emoji", ("{} 😂", "😡 {}", "{} :)", "hey {} lol 😂", "{}. xD", "@sam {} 🙂")),
+    ("threat_past_final_marks", ("{}!", "{}...", "{}?!", "hey {}!! lol", "{}! 😂", "@sam {}!!!")),
+]
+
+
+@pytest.mark.parametrize(("switch", "frames"), _LATER_READINGS)
+def test_a_later_reading_never_lowers_the_threat_score_nor_moves_another_on_any_path(
+    switch: str, frames: tuple[str, ...]
 ) -> None:
-    # Rule 108: the chat words are left out in a reading of their own, after the one
-    # rules 102-105 make, so leaving them out never costs a nudge that reading gave.
-    _, on = readers
-    without = Classifier(replace(ClassifierSettings(threads=1), threat_past_chat_words=False))
+    names = [name for name, _ in _LATER_READINGS]
+    later = names[names.index(switch) + 1 :]
+    upto = replace(ClassifierSettings(threads=1), **dict.fromkeys(later, False))
+    on, without = Classifier(upto), Classifier(replace(upto, **{switch: False}))
+    assert getattr(on, switch) and not getattr(without, switch)
     t = on.labels.index("threat")
-    frames = ("bro {}", "{} lol", "hey, {}.", "ok @sam {} haha", "{}. lmao", "listen {}!")
-    texts = [f.format(x) for f in frames for x in TEXTS[:4] + TEXTS[7:9]]
+    texts = [f.format(x.rstrip(".")) for f in frames for x in TEXTS[:4] + TEXTS[7:9]]
     batch = [on.encode(text) for text in texts]
     rows, fewer = on.scores_padded(batch), without.scores_padded(batch)
     lane = on.second_session(1)
@@ -343,31 +363,7 @@ def test_chat_words_never_lower_the_threat_score_nor_move_another_on_any_path(
             assert row[t] >= base[t], texts[i]
             assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
         raised += one[t] > one_fewer[t]
-    assert raised > 0  # else this proves nothing of the third reading
-
-
-def test_emoji_never_lower_the_threat_score_nor_move_another_on_any_path(
-    readers: tuple[Classifier, Classifier],
-) -> None:
-    # Rule 111: emoji and emoticons are left out in a reading of their own, after the
-    # others, so leaving them out never costs a nudge an earlier reading gave.
-    _, on = readers
-    without = Classifier(replace(ClassifierSettings(threads=1), threat_past_emoji=False))
-    assert on.threat_past_emoji and not without.threat_past_emoji
-    t = on.labels.index("threat")
-    frames = ("{} 😂", "😡 {}", "{} :)", "hey {} lol 😂", "{}. xD", "@sam {} 🙂")
-    texts = [f.format(x) for f in frames for x in TEXTS[:4] + TEXTS[7:9]]
-    batch = [on.encode(text) for text in texts]
-    rows, fewer = on.scores_padded(batch), without.scores_padded(batch)
-    lane = on.second_session(1)
-    raised = 0
-    for i, encoded in enumerate(batch):
-        one, one_fewer = on.scores(encoded), without.scores(encoded)
-        for row, base in ((one, one_fewer), (rows[i], fewer[i]), (lane(encoded), one_fewer)):
-            assert row[t] >= base[t], texts[i]
-            assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
-        raised += one[t] > one_fewer[t]
-    assert raised > 0  # else this proves nothing of the fourth reading
+    assert raised > 0  # else this proves nothing of the reading
 
 
 def test_the_shipped_tokenizer_spells_the_final_marks_as_the_reading_leaves_them_out(
@@ -386,27 +382,3 @@ def test_the_shipped_tokenizer_spells_the_final_marks_as_the_reading_leaves_them
         assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
     for text in ("will you hurt me?", "i will hurt you.", "i will hurt you", "!!!", "hi! you"):
         assert marks.without(off.encode(text).ids) is None, text
-
-
-def test_final_marks_never_lower_the_threat_score_nor_move_another_on_any_path(
-    readers: tuple[Classifier, Classifier],
-) -> None:
-    # Rule 113: the final marks are left out in a reading of their own, after the others,
-    # so leaving them out never costs a nudge an earlier reading gave.
-    _, on = readers
-    without = Classifier(replace(ClassifierSettings(threads=1), threat_past_final_marks=False))
-    assert on.threat_past_final_marks and not without.threat_past_final_marks
-    t = on.labels.index("threat")
-    frames = ("{}!", "{}...", "{}?!", "hey {}!! lol", "{}! 😂", "@sam {}!!!")
-    texts = [f.format(x.rstrip(".")) for f in frames for x in TEXTS[:4] + TEXTS[7:9]]
-    batch = [on.encode(text) for text in texts]
-    rows, fewer = on.scores_padded(batch), without.scores_padded(batch)
-    lane = on.second_session(1)
-    raised = 0
-    for i, encoded in enumerate(batch):
-        one, one_fewer = on.scores(encoded), without.scores(encoded)
-        for row, base in ((one, one_fewer), (rows[i], fewer[i]), (lane(encoded), one_fewer)):
-            assert row[t] >= base[t], texts[i]
-            assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
-        raised += one[t] > one_fewer[t]
-    assert raised > 0  # else this proves nothing of the fifth reading
