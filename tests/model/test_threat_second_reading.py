@@ -284,43 +284,67 @@ def test_the_shipped_vocabulary_reads_handles_as_the_tests_vocabulary_does(
         assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
 
 
-def test_the_shipped_tokenizer_spells_the_chat_words_as_the_reading_leaves_them_out(
-    readers: tuple[Classifier, Classifier],
-) -> None:
-    off, _ = readers
-    chat = ChatWords(off.vocabulary(), _spell(off))
-    for text, rest in [
-        ("hey, i will hurt you", "i will hurt you"),
-        ("Bruh ok... i will hurt you", "i will hurt you"),
-        ("i will hurt you LOL", "i will hurt you"),
-        ("i will hurt you!! hahaha, lmfao.", "i will hurt you!!"),
-        ("omg i will hurt you lol", "i will hurt you"),
-    ]:
-        out = chat.without(off.encode(text).ids)
-        assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
-    for text in ("heys i will hurt you", "i will hurt you lolly", "lol", "hey lol", "jk lol jk"):
-        assert chat.without(off.encode(text).ids) is None, text
+# What each later reading leaves out, on the shipped tokenizer's ids: texts with what it
+# reads them as, and texts it leaves alone (None).
+_LEFT_OUT: list[tuple[str, list[tuple[str, str]], tuple[str, ...]]] = [
+    (
+        "chat words",
+        [
+            ("hey, i will hurt you", "i will hurt you"),
+            ("Bruh ok... i will hurt you", "i will hurt you"),
+            ("i will hurt you LOL", "i will hurt you"),
+            ("i will hurt you!! hahaha, lmfao.", "i will hurt you!!"),
+            ("omg i will hurt you lol", "i will hurt you"),
+        ],
+        ("heys i will hurt you", "i will hurt you lolly", "lol", "hey lol", "jk lol jk"),
+    ),
+    (
+        "emoji",
+        [
+            ("i will hurt you 😂", "i will hurt you"),
+            ("i will hurt you 😂😂 😂", "i will hurt you"),  # glued to a word it is dropped
+            ("🔪 🔪 i will hurt you", "i will hurt you"),
+            ("i will hurt you :) :-) :( :D :P ;) ;-) xD <3 :/", "i will hurt you"),
+            ("i will hurt you XD!!", "i will hurt you"),
+            ("i will hurt you lol 😂 haha", "i will hurt you"),
+            ("😂 hey, i will hurt you", "i will hurt you"),
+            ("i will hurt you. 😂", "i will hurt you."),
+        ],
+        ("i will 🔪 you", "i will hurt you x", "i will hurt you ^_^", "😂", "lol 😂 :)"),
+    ),
+    (
+        "final marks",
+        [
+            ("i will hurt you!", "i will hurt you"),
+            ("i will hurt you !!!", "i will hurt you"),
+            ("i will hurt you…", "i will hurt you"),
+            ("i will hurt you?!", "i will hurt you"),
+            ("i will hurt you！", "i will hurt you"),
+        ],
+        ("will you hurt me?", "i will hurt you.", "i will hurt you", "!!!", "hi! you"),
+    ),
+]
 
 
-def test_the_shipped_tokenizer_spells_emoji_and_emoticons_as_the_reading_leaves_them_out(
+@pytest.mark.parametrize(("what", "read", "left"), _LEFT_OUT)
+def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
     readers: tuple[Classifier, Classifier],
+    what: str,
+    read: list[tuple[str, str]],
+    left: tuple[str, ...],
 ) -> None:
     off, _ = readers
-    emoji = ChatWords(off.vocabulary(), _spell(off), emoji=True)
-    for text, rest in [
-        ("i will hurt you 😂", "i will hurt you"),
-        ("i will hurt you 😂😂 😂", "i will hurt you"),  # glued to a word it is dropped
-        ("🔪 🔪 i will hurt you", "i will hurt you"),
-        ("i will hurt you :) :-) :( :D :P ;) ;-) xD <3 :/", "i will hurt you"),
-        ("i will hurt you XD!!", "i will hurt you"),
-        ("i will hurt you lol 😂 haha", "i will hurt you"),
-        ("😂 hey, i will hurt you", "i will hurt you"),
-        ("i will hurt you. 😂", "i will hurt you."),
-    ]:
-        out = emoji.without(off.encode(text).ids)
+    vocab, spell = off.vocabulary(), _spell(off)
+    reader: ChatWords | FinalMarks = {
+        "chat words": ChatWords(vocab, spell),
+        "emoji": ChatWords(vocab, spell, emoji=True),
+        "final marks": FinalMarks(vocab),
+    }[what]
+    for text, rest in read:
+        out = reader.without(off.encode(text).ids)
         assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
-    for text in ("i will 🔪 you", "i will hurt you x", "i will hurt you ^_^", "😂", "lol 😂 :)"):
-        assert emoji.without(off.encode(text).ids) is None, text
+    for text in left:
+        assert reader.without(off.encode(text).ids) is None, text
 
 
 # Rules 108, 111 and 113: chat words, emoji and final marks are each left out in a reading
@@ -364,21 +388,3 @@ def test_a_later_reading_never_lowers_the_threat_score_nor_moves_another_on_any_
             assert np.array_equal(np.delete(row, t), np.delete(base, t)), texts[i]
         raised += one[t] > one_fewer[t]
     assert raised > 0  # else this proves nothing of the reading
-
-
-def test_the_shipped_tokenizer_spells_the_final_marks_as_the_reading_leaves_them_out(
-    readers: tuple[Classifier, Classifier],
-) -> None:
-    off, _ = readers
-    marks = FinalMarks(off.vocabulary())
-    for text, rest in [
-        ("i will hurt you!", "i will hurt you"),
-        ("i will hurt you !!!", "i will hurt you"),
-        ("i will hurt you…", "i will hurt you"),
-        ("i will hurt you?!", "i will hurt you"),
-        ("i will hurt you！", "i will hurt you"),
-    ]:
-        out = marks.without(off.encode(text).ids)
-        assert out is not None and out.tolist() == off.encode(rest).ids.tolist(), text
-    for text in ("will you hurt me?", "i will hurt you.", "i will hurt you", "!!!", "hi! you"):
-        assert marks.without(off.encode(text).ids) is None, text
