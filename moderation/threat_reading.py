@@ -10,8 +10,8 @@ threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "
 @sam"), which only tweets the head is not supervised on carry, or opens with "hey" or
 ends in "lol", as chitchat among its negatives does; none opens or ends with an emoji or
 ends with an emoticon (":)"), "!" or "...", which some chitchat negatives do. So the head
-learned these as signs of harmlessness: "I will find you." can be allowed where "I will find you" is
-nudged. Training them away cost negated hate, counter-speech and validation splits
+learned these as signs of harmlessness: "I will find you." can be allowed where "I will
+find you" is nudged. Training them away cost negated hate, counter-speech and validation splits
 (rules 10-13), which the other heads read with their full stops and mentions. So only
 the threat head reads past them, at inference: a message whose tokens end in one full
 stop or hold mentions, and whose threat score is under the threshold in force (but not
@@ -407,17 +407,14 @@ class ThreatReading:
             return out
         return past_final_stop(out, self.stop_id)
 
-    def fourth_ids(
-        self, ids: np.ndarray, second: np.ndarray | None, third: np.ndarray | None
-    ) -> np.ndarray | None:
+    def fourth_ids(self, latest: np.ndarray) -> np.ndarray | None:
         """The ids the fourth reading scores (rule 111): what the latest reading before it
-        reads (the message where none does) without the emoji at its edges and the
-        emoticons at its end (and the chat words, where those are read past), then
+        reads (``latest``; the message where none does) without the emoji at its edges and
+        the emoticons at its end (and the chat words, where those are read past), then
         without a final full stop they left last; None where no emoji or emoticon is
         left out."""
         if self.emoji is None:
             return None
-        latest = third if third is not None else second if second is not None else ids
         out = self.emoji.without(latest)
         if out is None or self.stop_id is None:
             return out
@@ -425,22 +422,25 @@ class ThreatReading:
 
     def fifth_ids(self, latest: np.ndarray) -> np.ndarray | None:
         """The ids the fifth reading scores (rule 113): what the latest reading before it
-        reads (the message where none does) without its final run of exclamation marks
-        or its ellipsis; None where it ends in neither."""
+        reads (``latest``; the message where none does) without its final run of
+        exclamation marks or its ellipsis; None where it ends in neither."""
         return None if self.marks is None else self.marks.without(latest)
 
     def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
-        """The readings after the first, narrowest first; each made only when asked for."""
+        """The readings after the first, narrowest first; each made only when asked for.
+        The fourth and fifth read what the latest reading before them left."""
         second = self.second_ids(ids)
         if second is not None:
             yield second
+        latest = ids if second is None else second
         third = self.third_ids(ids, second)
         if third is not None:
             yield third
-        fourth = self.fourth_ids(ids, second, third)
+            latest = third
+        fourth = self.fourth_ids(latest)
         if fourth is not None:
             yield fourth
-        latest = next((r for r in (fourth, third, second) if r is not None), ids)
+            latest = fourth
         fifth = self.fifth_ids(latest)
         if fifth is not None:
             yield fifth
