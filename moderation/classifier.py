@@ -480,23 +480,26 @@ class Classifier:
         vocab: dict[str, int] = self._tokenizer.get_vocab()
         return vocab
 
-    def _read(self, feed: dict[str, np.ndarray], screen: Any, model: Any) -> np.ndarray:
+    def _read(
+        self, feed: dict[str, np.ndarray], screen: Any, model: Any
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Score rows for a batch: with a screen (run on the ``screen`` session), its
         carried rows where it allows a message alone and the model's (``model``; None:
-        ours) for the rest, which are run as a smaller batch; without, the model's."""
+        ours) for the rest, which are run as a smaller batch; without, the model's. With
+        them, which rows the screen answered alone."""
         if self._screen is None:
-            return self._infer(feed, model)
+            rows = self._infer(feed, model)
+            return rows, np.zeros(rows.shape[0], dtype=bool)
         first = self._infer(feed, screen)
         allowed = [self._screen.allowed_row(row, self._thresholds) for row in first]
         todo = [i for i, row in enumerate(allowed) if row is None]
-        metrics.SCREENED.inc(len(allowed) - len(todo))
         out = np.empty_like(first)
         for i, row in enumerate(allowed):
             if row is not None:
                 out[i] = row
         if todo:
             out[todo] = self._infer({k: v[todo] for k, v in feed.items()}, model)
-        return out
+        return out, np.array([row is not None for row in allowed])
 
     def scores(self, encoded: Encoded, *, second_reading: bool = True) -> np.ndarray:
         """Scores for one message: a (1, tokens) tensor, no padding; on one thread when
@@ -508,20 +511,52 @@ class Classifier:
         ``second_reading=False`` reads it as written even where the threat head would
         read it again (rules 102-110; for the benchmark that compares the two).
         """
-        row = self._scores_ids(encoded.ids)
+        row, alone = self._scores_ids(encoded.ids)
         if not second_reading:
-            return row
-        return self._past(encoded, row, self._scores_ids)
+            return self._counted(row, alone)
+        return self._message(encoded, row, alone, self._scores_ids)
 
-    def _scores_ids(self, ids: np.ndarray) -> np.ndarray:
-        """``scores`` of one message's token ids as written."""
+    def _scores_ids(self, ids: np.ndarray) -> tuple[np.ndarray, bool]:
+        """``scores`` of one message's token ids as written, and whether the screen
+        answered them alone."""
         n = int(ids.shape[0])
         screen = (
             self._screen_one_thread if n <= self.screen_one_thread_up_to else self._screen_session
         )
         model = self._one_thread_session if n <= self.one_thread_up_to else None
-        row: np.ndarray = self._read(Encoded(ids, False).feed(), screen, model)[0]
+        rows, alone = self._read(Encoded(ids, False).feed(), screen, model)
+        return rows[0], bool(alone[0])
+
+    @staticmethod
+    def _counted(row: np.ndarray, alone: bool) -> np.ndarray:
+        """``row``, a message's; counted as screened where the screen answered it alone."""
+        if alone:
+            metrics.SCREENED.inc()
         return row
+
+    def _message(
+        self,
+        encoded: Encoded,
+        row: np.ndarray,
+        alone: bool,
+        read: Callable[[np.ndarray], tuple[np.ndarray, bool]],
+    ) -> np.ndarray:
+        """A message's scores from its first reading (``row``; ``alone``: the screen's
+        alone), with the threat head's further readings where they apply (``read`` scores
+        one reading's ids); counted as screened only where the screen answered every
+        reading of it alone, so a message counts once however often it is read."""
+        if self._threat_reading is None:
+            return self._counted(row, alone)
+        model_read = not alone
+
+        def further(ids: np.ndarray) -> np.ndarray:
+            nonlocal model_read
+            out, by_screen = read(ids)
+            model_read |= not by_screen
+            return out
+
+        out = self._threat_reading.apply(encoded.ids, encoded.truncated, row, further)
+        return self._counted(out, not model_read)
 
     @property
     def threat_past_full_stop(self) -> bool:
@@ -558,15 +593,6 @@ class Classifier:
         """The first threat score under which no further reading is made (rules 109-110)."""
         return 0.0 if self._threat_reading is None else self._threat_reading.readings.floor
 
-    def _past(
-        self, encoded: Encoded, row: np.ndarray, score: Callable[[np.ndarray], np.ndarray]
-    ) -> np.ndarray:
-        """``row`` with the threat head's second reading, where one is on and applies
-        (moderation/threat_reading.py); ``score`` reads one message's ids."""
-        if self._threat_reading is None:
-            return row
-        return self._threat_reading.apply(encoded.ids, encoded.truncated, row, score)
-
     def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:
         """``scores`` on a session of its own (and a screen session of its own, with a
         screen): the same model file, ``threads`` intra-op threads of its own, no
@@ -578,12 +604,12 @@ class Classifier:
             screen = make_session(self._screen.model_file, threads, spinning=False)
             warm_up(lambda e: screen.run(None, e.feed()), self.max_tokens)
 
-        def scores_ids(ids: np.ndarray) -> np.ndarray:
-            row: np.ndarray = self._read(Encoded(ids, False).feed(), screen, session)[0]
-            return row
+        def scores_ids(ids: np.ndarray) -> tuple[np.ndarray, bool]:
+            rows, alone = self._read(Encoded(ids, False).feed(), screen, session)
+            return rows[0], bool(alone[0])
 
         def scores(encoded: Encoded) -> np.ndarray:
-            return self._past(encoded, scores_ids(encoded.ids), scores_ids)
+            return self._message(encoded, *scores_ids(encoded.ids), scores_ids)
 
         self._warm_up(lambda e: self._infer(e.feed(), session)[0])
         if self.huge_pages is not None:
@@ -593,16 +619,18 @@ class Classifier:
     def scores_same_length(self, batch: Sequence[Encoded]) -> np.ndarray:
         """Scores for messages of equal token count, stacked without any padding."""
         ids = np.stack([e.ids for e in batch])
-        rows = self._read(
+        rows, alone = self._read(
             {"input_ids": ids, "attention_mask": np.ones_like(ids)}, self._screen_session, None
         )
-        return self._past_rows(batch, rows)
+        return self._past_rows(batch, rows, alone)
 
-    def _past_rows(self, batch: Sequence[Encoded], rows: np.ndarray) -> np.ndarray:
-        """A batch's rows, each with its message's threat second reading where that
-        applies; the second reading is the message's own, as ``scores`` reads it."""
+    def _past_rows(
+        self, batch: Sequence[Encoded], rows: np.ndarray, alone: np.ndarray
+    ) -> np.ndarray:
+        """A batch's rows, each with its message's threat further readings where they
+        apply; those are the message's own, as ``scores`` reads them."""
         for i, encoded in enumerate(batch):
-            rows[i] = self._past(encoded, rows[i], self._scores_ids)
+            rows[i] = self._message(encoded, rows[i], bool(alone[i]), self._scores_ids)
         return rows
 
     def scores_padded(self, batch: Sequence[Encoded]) -> np.ndarray:
@@ -613,8 +641,10 @@ class Classifier:
         for row, e in enumerate(batch):
             ids[row, : e.tokens] = e.ids
             mask[row, : e.tokens] = 1
-        rows = self._read({"input_ids": ids, "attention_mask": mask}, self._screen_session, None)
-        return self._past_rows(batch, rows)
+        rows, alone = self._read(
+            {"input_ids": ids, "attention_mask": mask}, self._screen_session, None
+        )
+        return self._past_rows(batch, rows, alone)
 
     def label_scores(self, row: np.ndarray) -> dict[str, float]:
         """A score row as a label-to-float mapping."""
