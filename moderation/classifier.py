@@ -492,14 +492,15 @@ class Classifier:
             return rows, np.zeros(rows.shape[0], dtype=bool)
         first = self._infer(feed, screen)
         allowed = [self._screen.allowed_row(row, self._thresholds) for row in first]
-        todo = [i for i, row in enumerate(allowed) if row is None]
+        alone = np.array([row is not None for row in allowed])
         out = np.empty_like(first)
         for i, row in enumerate(allowed):
             if row is not None:
                 out[i] = row
-        if todo:
+        todo = np.flatnonzero(~alone)
+        if todo.size:
             out[todo] = self._infer({k: v[todo] for k, v in feed.items()}, model)
-        return out, np.array([row is not None for row in allowed])
+        return out, alone
 
     def scores(self, encoded: Encoded, *, second_reading: bool = True) -> np.ndarray:
         """Scores for one message: a (1, tokens) tensor, no padding; on one thread when
@@ -509,7 +510,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``second_reading=False`` reads it as written even where the threat head would
-        read it again (rules 102-110; for the benchmark that compares the two).
+        read it again (rules 102-113; for the benchmark that compares the two).
         """
         row, alone = self._scores_ids(encoded.ids)
         if not second_reading:
@@ -524,6 +525,11 @@ class Classifier:
             self._screen_one_thread if n <= self.screen_one_thread_up_to else self._screen_session
         )
         model = self._one_thread_session if n <= self.one_thread_up_to else None
+        return self._read_one(ids, screen, model)
+
+    def _read_one(self, ids: np.ndarray, screen: Any, model: Any) -> tuple[np.ndarray, bool]:
+        """``_read`` of one message's token ids: its row, and whether the screen answered
+        it alone."""
         rows, alone = self._read(Encoded(ids, False).feed(), screen, model)
         return rows[0], bool(alone[0])
 
@@ -564,34 +570,40 @@ class Classifier:
         return self._threat_reading is not None and self._threat_reading.stop_id is not None
 
     @property
+    def _readings(self) -> Readings:
+        """The readings in force: none (every switch off, no floor) where the model reads
+        no message again."""
+        return Readings() if self._threat_reading is None else self._threat_reading.readings
+
+    @property
     def threat_past_mentions(self) -> bool:
         """Whether the threat head reads a message past its opening mentions (rule 103)."""
-        return self._threat_reading is not None and self._threat_reading.readings.mentions
+        return self._readings.mentions
 
     @property
     def threat_past_inner_mentions(self) -> bool:
         """Whether the threat head reads a message past its other mentions (rule 104)."""
-        return self._threat_reading is not None and self._threat_reading.readings.inner_mentions
+        return self._readings.inner_mentions
 
     @property
     def threat_past_chat_words(self) -> bool:
         """Whether the threat head reads past chat's greetings and laughs (rules 106-108)."""
-        return self._threat_reading is not None and self._threat_reading.readings.chat_words
+        return self._readings.chat_words
 
     @property
     def threat_past_emoji(self) -> bool:
         """Whether the threat head reads past emoji and emoticons at the edges (rule 111)."""
-        return self._threat_reading is not None and self._threat_reading.readings.emoji
+        return self._readings.emoji
 
     @property
     def threat_past_final_marks(self) -> bool:
         """Whether the threat head reads past a final "!" run or ellipsis (rule 113)."""
-        return self._threat_reading is not None and self._threat_reading.readings.final_marks
+        return self._readings.final_marks
 
     @property
     def threat_reading_floor(self) -> float:
         """The first threat score under which no further reading is made (rules 109-110)."""
-        return 0.0 if self._threat_reading is None else self._threat_reading.readings.floor
+        return self._readings.floor
 
     def second_session(self, threads: int) -> Callable[[Encoded], np.ndarray]:
         """``scores`` on a session of its own (and a screen session of its own, with a
@@ -605,8 +617,7 @@ class Classifier:
             warm_up(lambda e: screen.run(None, e.feed()), self.max_tokens)
 
         def scores_ids(ids: np.ndarray) -> tuple[np.ndarray, bool]:
-            rows, alone = self._read(Encoded(ids, False).feed(), screen, session)
-            return rows[0], bool(alone[0])
+            return self._read_one(ids, screen, session)
 
         def scores(encoded: Encoded) -> np.ndarray:
             return self._message(encoded, *scores_ids(encoded.ids), scores_ids)
