@@ -251,7 +251,8 @@ class Classifier:
             ]
         )
         # The threat head's further readings, past a final full stop, mentions, chat words,
-        # emoji and final marks (moderation/threat_reading.py, rules 102-113); the id says
+        # emoji and final marks, and each sentence alone (moderation/threat_reading.py,
+        # rules 102-114); the id says
         # which, before the screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
@@ -280,7 +281,7 @@ class Classifier:
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
             "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
-            "past final marks: %s, none under %g",
+            "past final marks: %s, each sentence alone: %s, none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -299,6 +300,7 @@ class Classifier:
             "yes" if self.threat_past_chat_words else "no",
             "yes" if self.threat_past_emoji else "no",
             "yes" if self.threat_past_final_marks else "no",
+            "yes" if self.threat_sentences_alone else "no",
             self.threat_reading_floor,
         )
 
@@ -565,6 +567,11 @@ class Classifier:
         return self._counted(out, not model_read)
 
     @property
+    def threat_reads_further(self) -> bool:
+        """Whether the threat head reads any message more than once (rules 102-114)."""
+        return self._threat_reading is not None
+
+    @property
     def threat_past_full_stop(self) -> bool:
         """Whether the threat head reads a message past its final full stop (rule 102)."""
         return self._threat_reading is not None and self._threat_reading.stop_id is not None
@@ -599,6 +606,11 @@ class Classifier:
     def threat_past_final_marks(self) -> bool:
         """Whether the threat head reads past a final "!" run or ellipsis (rule 113)."""
         return self._readings.final_marks
+
+    @property
+    def threat_sentences_alone(self) -> bool:
+        """Whether the threat head reads each sentence of a message alone (rule 114)."""
+        return self._readings.sentences
 
     @property
     def threat_reading_floor(self) -> float:

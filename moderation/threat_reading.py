@@ -2,23 +2,25 @@
 past the mentions a message opens with (rule 103), past every other mention in it
 (rules 104-105), in a third reading of their own past chat's opening words and closing
 laughs (rules 106-108), in a fourth past the emoji and emoticons at its edges (rules
-111-112) and in a fifth past a final run of exclamation marks or an ellipsis (rule 113);
-none under a floor on the first threat score (rules 109-110).
+111-112), in a fifth past a final run of exclamation marks or an ellipsis (rule 113) and,
+sentence by sentence, in readings of each sentence alone (rule 114); none under a floor on
+the first threat score (rules 109-110).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
 @sam"), which only tweets the head is not supervised on carry, or opens with "hey" or
 ends in "lol", as chitchat among its negatives does; none opens or ends with an emoji or
-ends with an emoticon (":)"), "!" or "...", which some chitchat negatives do. So the head
+ends with an emoticon (":)"), "!" or "...", which some chitchat negatives do; 0.66% of them
+hold two sentences, against 11.8% of its negatives. So the head
 learned these as signs of harmlessness: "I will find you." can be allowed where "I will
 find you" is nudged. Training them away cost negated hate, counter-speech and validation splits
 (rules 10-13), which the other heads read with their full stops and mentions. So only
 the threat head reads past them, at inference: a message whose tokens end in one full
 stop or hold mentions, and whose threat score is under the threshold in force (but not
 under the floor, where most chat lies), is scored a second time without them (chat
-words in a third reading, emoji in a fourth and final marks in a fifth, so that leaving
-them out never costs a nudge an earlier reading gave), and its threat score is the
-highest of the readings.
+words in a third reading, emoji in a fourth, final marks in a fifth and each sentence
+alone after those, so that leaving them out never costs a nudge an earlier reading gave),
+and its threat score is the highest of the readings.
 Every other head keeps the message as written. It works on token ids, so the verdict
 cache (keyed by ids) stays exact.
 """
@@ -40,6 +42,7 @@ INNER_MENTION_SUFFIX = "+threat-past-inner-mention"
 CHAT_WORDS_SUFFIX = "+threat-past-chat-words"
 EMOJI_SUFFIX = "+threat-past-emoji"
 FINAL_MARKS_SUFFIX = "+threat-past-marks"
+SENTENCES_SUFFIX = "+threat-sentences"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
 AT = "@"
@@ -58,6 +61,8 @@ EMOTICONS = (":)", ":-)", ":(", ":D", ":P", ";)", ";-)", "xD", "<3", ":/")
 # A final run of these is read past where it holds an "!" or two "." (rule 113).
 BANG = "!"
 QUERY = "?"
+# Each sentence of a message read alone (rule 114): at most this many, from the edges in.
+MOST_SENTENCES = 4
 
 
 @dataclass(frozen=True)
@@ -66,8 +71,9 @@ class Readings:
     stop (rule 102), the mentions it opens with (rule 103), every other mention (rules
     104-105), chat's opening words and closing laughs (rules 106-108, a reading of their
     own), the emoji and emoticons at its edges (rules 111-112, a reading of their own), a
-    final run of exclamation marks or an ellipsis (rule 113, a reading of its own); and
-    the first threat score under which none is made (``floor``, rules 109-110)."""
+    final run of exclamation marks or an ellipsis (rule 113, a reading of its own), the
+    rest of a message around each sentence (rule 114, a reading of each sentence alone);
+    and the first threat score under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
     mentions: bool = False
@@ -75,6 +81,7 @@ class Readings:
     chat_words: bool = False
     emoji: bool = False
     final_marks: bool = False
+    sentences: bool = False
     floor: float = 0.0
 
     @classmethod
@@ -87,6 +94,7 @@ class Readings:
             settings.threat_past_chat_words,
             settings.threat_past_emoji,
             settings.threat_past_final_marks,
+            settings.threat_sentences_alone,
             settings.threat_reading_floor,
         )
 
@@ -100,6 +108,7 @@ class Readings:
                 self.chat_words,
                 self.emoji,
                 self.final_marks,
+                self.sentences,
             )
         )
 
@@ -114,6 +123,7 @@ class Readings:
             + (CHAT_WORDS_SUFFIX if self.chat_words else "")
             + (EMOJI_SUFFIX if self.emoji else "")
             + (FINAL_MARKS_SUFFIX if self.final_marks else "")
+            + (SENTENCES_SUFFIX if self.sentences else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
         )
 
@@ -190,6 +200,65 @@ class FinalMarks:
         if not self.kinds.any_word(ids[1:k]):
             return None
         return np.concatenate([ids[:k], ids[end:]])
+
+
+class Sentences:
+    """A message's sentences (rule 114): a sentence ends at a run of ".", "!" and "?" with a
+    token after it before ``[SEP]``. Each is read alone without the run that closes it
+    where that run is one "." or one ``FinalMarks`` reads past (a question's "?" stays),
+    and only where it holds a word; at most ``MOST_SENTENCES``, from the edges in."""
+
+    def __init__(self, vocab: Mapping[str, int], kinds: TokenKinds | None = None) -> None:
+        self.kinds = kinds if kinds is not None else TokenKinds(vocab)
+        self.bang = vocab.get(BANG, -1)
+        self.stop = vocab.get(STOP, -1)
+        self.marks = {vocab[m] for m in (BANG, STOP, QUERY) if m in vocab}
+
+    def bounds(self, ids: np.ndarray) -> list[tuple[int, int]]:
+        """Where each sentence of ``[CLS] ... [SEP]`` starts and ends (its closing marks
+        with it); none where there are fewer than two."""
+        end = ids.shape[0] - 1  # [SEP]
+        out: list[tuple[int, int]] = []
+        start = j = 1
+        while j < end:
+            if int(ids[j]) not in self.marks:
+                j += 1
+                continue
+            while j < end and int(ids[j]) in self.marks:
+                j += 1
+            if j < end:
+                out.append((start, j))
+                start = j
+        if not out:
+            return []
+        out.append((start, end))
+        return out
+
+    def _alone(self, ids: np.ndarray, start: int, stop: int) -> np.ndarray | None:
+        """``[CLS]``, the sentence ``ids[start:stop]`` (without its closing run where that
+        is read past), ``[SEP]``; None where it holds no word."""
+        k = stop
+        while k > start and int(ids[k - 1]) in self.marks:
+            k -= 1
+        if not self.kinds.any_word(ids[start:k]):
+            return None
+        run = ids[k:stop].tolist()
+        past = run == [self.stop] or self.bang in run or run.count(self.stop) >= 2
+        return np.concatenate([ids[:1], ids[start : k if past else stop], ids[-1:]])
+
+    def alone(self, ids: np.ndarray) -> Iterator[np.ndarray]:
+        """Each sentence of ``[CLS] ... [SEP]`` as a message of its own, the last first,
+        then the first, the second last, the second; none where it holds one sentence."""
+        bounds = self.bounds(ids)
+        order: list[int] = []
+        lo, hi = 0, len(bounds) - 1
+        while lo <= hi:
+            order += [hi] if lo == hi else [hi, lo]
+            lo, hi = lo + 1, hi - 1
+        for i in order[:MOST_SENTENCES]:
+            sentence = self._alone(ids, *bounds[i])
+            if sentence is not None:
+                yield sentence
 
 
 class Handles:
@@ -324,7 +393,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-113 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-114 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(
@@ -337,6 +406,7 @@ class ThreatReading:
         chat: ChatWords | None = None,
         emoji: ChatWords | None = None,
         marks: FinalMarks | None = None,
+        sentences: Sentences | None = None,
     ) -> None:
         self.column = column
         self.threshold = threshold
@@ -346,6 +416,7 @@ class ThreatReading:
         self.chat = chat
         self.emoji = emoji
         self.marks = marks
+        self.sentences = sentences
 
     @classmethod
     def for_model(
@@ -378,8 +449,17 @@ class ThreatReading:
             if readings.emoji:
                 emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
         marks = FinalMarks(vocab, kinds) if readings.final_marks else None
+        sentences = Sentences(vocab, kinds) if readings.sentences else None
         return cls(
-            column, float(thresholds[column]), stop_id, handles, readings, chat, emoji, marks
+            column,
+            float(thresholds[column]),
+            stop_id,
+            handles,
+            readings,
+            chat,
+            emoji,
+            marks,
+            sentences,
         )
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
@@ -426,9 +506,17 @@ class ThreatReading:
         exclamation marks or its ellipsis; None where it ends in neither."""
         return None if self.marks is None else self.marks.without(latest)
 
+    def sentence_ids(self, latest: np.ndarray) -> Iterator[np.ndarray]:
+        """The ids of the readings of each sentence alone (rule 114): of what the latest
+        reading before them reads (``latest``; the message where none does), where it
+        holds two sentences or more."""
+        if self.sentences is not None:
+            yield from self.sentences.alone(latest)
+
     def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
         """The readings after the first, narrowest first; each made only when asked for.
-        The fourth and fifth read what the latest reading before them left."""
+        The fourth, the fifth and each sentence's read what the latest reading before
+        them left."""
         second = self.second_ids(ids)
         if second is not None:
             yield second
@@ -444,6 +532,8 @@ class ThreatReading:
         fifth = self.fifth_ids(latest)
         if fifth is not None:
             yield fifth
+            latest = fifth
+        yield from self.sentence_ids(latest)
 
     def apply(
         self,

@@ -261,19 +261,12 @@ def measure_family(
                 lambda text: pair.scores(pair.encode(text, python_ascii=False)),
                 len(texts),
             )
-            if (
-                pair.threat_past_full_stop
-                or pair.threat_past_mentions
-                or pair.threat_past_inner_mentions
-                or pair.threat_past_chat_words
-                or pair.threat_past_emoji
-                or pair.threat_past_final_marks
-            ):
+            if pair.threat_reads_further:
                 add(
                     "e-screen-written",
                     "(e-screen), but the threat head reads every message as written, never "
                     "a second time past a final full stop, mentions, chat words, emoji or final "
-                    "marks (as until 2026-12-06)",
+                    "marks, nor sentence by sentence (as until 2026-12-06)",
                     2,
                     lambda text: pair.scores(pair.encode(text), second_reading=False),
                     len(texts),

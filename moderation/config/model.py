@@ -46,6 +46,7 @@ THREAT_READING_SETTINGS = (
     "threat_past_chat_words",
     "threat_past_emoji",
     "threat_past_final_marks",
+    "threat_sentences_alone",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
@@ -75,6 +76,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_past_final_marks(self) -> bool: ...
+
+    @property
+    def threat_sentences_alone(self) -> bool: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -138,6 +142,9 @@ class ClassifierSettings:
     # "..."; rule 113 in docs/model.md, which it passed: threats lost to ten such frames
     # 403 -> 122, no line lost, no validation line moved; bench chat p50 0.996x).
     threat_past_final_marks: bool = True
+    # ... and each sentence of a message alone, where it holds two or more ("nice game
+    # everyone. go hang yourself"; rule 114 in docs/model.md, being scored).
+    threat_sentences_alone: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -187,6 +194,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         threat_past_emoji=src.boolean("THREAT_PAST_EMOJI", ClassifierSettings().threat_past_emoji),
         threat_past_final_marks=src.boolean(
             "THREAT_PAST_FINAL_MARKS", ClassifierSettings().threat_past_final_marks
+        ),
+        threat_sentences_alone=src.boolean(
+            "THREAT_SENTENCES_ALONE", ClassifierSettings().threat_sentences_alone
         ),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True

@@ -15,11 +15,13 @@ from moderation.threat_reading import (
     FINAL_MARKS_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
+    SENTENCES_SUFFIX,
     STOP_SUFFIX,
     ChatWords,
     FinalMarks,
     Handles,
     Readings,
+    Sentences,
     ThreatReading,
     model_id,
     past_final_stop,
@@ -255,6 +257,50 @@ def test_a_final_run_of_exclamation_marks_or_an_ellipsis_is_taken_off(
     assert (None if out is None else out.tolist()) == expected
 
 
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        # "hey. hurt you": the last sentence first, then the first.
+        (_ids(HEY, STOP, HURT, YOU), [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]]),
+        # A closing run read past ("!!", "...", one "."), a question's "?" kept.
+        (_ids(HEY, BANG, BANG, HURT, YOU), [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]]),
+        (_ids(HEY, STOP, STOP, STOP, HURT), [[CLS, HURT, SEP], [CLS, HEY, SEP]]),
+        (_ids(HEY, QUERY, HURT, YOU), [[CLS, HURT, YOU, SEP], [CLS, HEY, QUERY, SEP]]),
+        (_ids(HEY, QUERY, QUERY, HURT), [[CLS, HURT, SEP], [CLS, HEY, QUERY, QUERY, SEP]]),
+        # The last sentence's own closing run as well.
+        (_ids(HEY, STOP, HURT, YOU, BANG), [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]]),
+        (_ids(HEY, STOP, HURT, YOU, QUERY), [[CLS, HURT, YOU, QUERY, SEP], [CLS, HEY, SEP]]),
+        # A sentence without a word is not read; one sentence is none.
+        (_ids(UNK, STOP, HURT, YOU), [[CLS, HURT, YOU, SEP]]),
+        (_ids(HURT, YOU, STOP), []),
+        (_ids(HURT, YOU, BANG, BANG), []),
+        (_ids(HURT, YOU), []),
+        (_ids(STOP, HURT), [[CLS, HURT, SEP]]),  # a mark first: an empty first sentence
+        # Five sentences: four from the edges in (last, first, second last, second).
+        (
+            _ids(HEY, STOP, HURT, STOP, YOU, STOP, SAM, STOP, JESS),
+            [[CLS, JESS, SEP], [CLS, HEY, SEP], [CLS, SAM, SEP], [CLS, HURT, SEP]],
+        ),
+        # Three: the middle one last.
+        (
+            _ids(HEY, STOP, HURT, STOP, YOU),
+            [[CLS, YOU, SEP], [CLS, HEY, SEP], [CLS, HURT, SEP]],
+        ),
+    ],
+)
+def test_each_sentence_is_read_alone_from_the_edges_in(
+    ids: np.ndarray, expected: list[list[int]]
+) -> None:
+    assert [out.tolist() for out in Sentences(VOCAB).alone(ids)] == expected
+
+
+def test_a_sentence_ends_only_where_a_token_follows_its_marks() -> None:
+    sentences = Sentences(VOCAB)
+    assert sentences.bounds(_ids(HEY, STOP, HURT, YOU, BANG)) == [(1, 3), (3, 6)]
+    assert sentences.bounds(_ids(HEY, BANG, QUERY, HURT)) == [(1, 4), (4, 5)]
+    assert sentences.bounds(_ids(HEY, HURT, STOP, STOP)) == []
+
+
 def _reading(
     threshold: float = 0.28,
     *,
@@ -264,10 +310,13 @@ def _reading(
     chat_words: bool = False,
     emoji: bool = False,
     final_marks: bool = False,
+    sentences: bool = False,
     floor: float = 0.0,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
-    readings = Readings(full_stop, mentions, inner_mentions, chat_words, emoji, final_marks, floor)
+    readings = Readings(
+        full_stop, mentions, inner_mentions, chat_words, emoji, final_marks, sentences, floor
+    )
     reading = ThreatReading.for_model(LABELS, thresholds, VOCAB, readings, _spell)
     assert reading is not None
     return reading
@@ -375,6 +424,26 @@ def test_the_threat_score_is_the_higher_of_the_two_readings_and_nothing_else_mov
             _ids(HURT, YOU, BANG, LO, L),
             [[CLS, HURT, YOU, BANG, SEP], [CLS, HURT, YOU, SEP]],
         ),
+        # Each sentence alone, after the other readings, of the latest of them.
+        ((False,) * 6 + (True,), _ids(HEY, STOP, HURT), [[CLS, HURT, SEP], [CLS, HEY, SEP]]),
+        ((False,) * 6 + (True,), _ids(HEY, HURT, STOP), []),
+        ((True,) * 6 + (False,), _ids(HEY, STOP, HURT, YOU), [[CLS, HURT, YOU, SEP]]),
+        ((True,) * 7, _ids(HEY, STOP, HURT, YOU), [[CLS, HURT, YOU, SEP]]),  # one sentence left
+        (
+            (True,) * 7,
+            _ids(HEY, STOP, HURT, STOP, YOU, BANG),
+            [
+                [CLS, HURT, STOP, YOU, BANG, SEP],  # "hey." left out, chat words
+                [CLS, HURT, STOP, YOU, SEP],  # the final "!", final marks
+                [CLS, YOU, SEP],  # then each sentence of that, the last first
+                [CLS, HURT, SEP],
+            ],
+        ),
+        (
+            (True,) * 7,
+            _ids(AT, SAM, HURT, YOU, STOP, LO, L, BANG),
+            [[CLS, HURT, YOU, STOP, LO, L, BANG, SEP], [CLS, HURT, YOU, SEP]],
+        ),
     ],
 )
 def test_each_further_reading_leaves_out_what_is_on(
@@ -386,7 +455,8 @@ def test_each_further_reading_leaves_out_what_is_on(
         inner_mentions=on[2],
         chat_words=on[3:4] == (True,),
         emoji=on[4:5] == (True,),
-        final_marks=on[5:] == (True,),
+        final_marks=on[5:6] == (True,),
+        sentences=on[6:] == (True,),
     )
     further = _Scorer([0.0, 0.0, 0.0, 0.02])  # never reaches the threshold: all are read
     reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), further)
@@ -468,7 +538,7 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     None
 ):
     two = np.array([0.5, 0.5])
-    every = Readings(True, True, True, True, True, True)
+    every = Readings(True, True, True, True, True, True, True)
     assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, every) is None
     assert ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, Readings()) is None
     assert model_id("m@1", ("toxic", "insult"), every) == "m@1"
@@ -485,11 +555,13 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
         + CHAT_WORDS_SUFFIX
         + EMOJI_SUFFIX
         + FINAL_MARKS_SUFFIX
+        + SENTENCES_SUFFIX
     )
     assert model_id("m@1", LABELS, Readings(emoji=True)) == "m@1" + EMOJI_SUFFIX
     assert model_id("m@1", LABELS, Readings(final_marks=True)) == "m@1" + FINAL_MARKS_SUFFIX
+    assert model_id("m@1", LABELS, Readings(sentences=True)) == "m@1" + SENTENCES_SUFFIX
     # A floor is named where a reading is on, and only there.
-    floored = Readings(True, True, True, True, True, True, 0.005)
+    floored = Readings(True, True, True, True, True, True, True, 0.005)
     assert (
         model_id("m@1", LABELS, floored) == model_id("m@1", LABELS, every) + "+threat-floor:0.005"
     )
@@ -497,9 +569,9 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", ("toxic", "insult"), floored) == "m@1"
     # Every reading on or off names a model id of its own.
     ids = {
-        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=6)
+        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=7)
     }
-    assert len(ids) == 64
+    assert len(ids) == 128
 
 
 @pytest.mark.parametrize("readings", [Readings(chat_words=True), Readings(emoji=True)])
