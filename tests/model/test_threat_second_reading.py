@@ -1,4 +1,4 @@
-"""The shipped model with the threat head's further readings (rules 102-113,
+"""The shipped model with the threat head's further readings (rules 102-114,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
@@ -23,17 +23,19 @@ from moderation.threat_reading import (
     FLOOR_SUFFIX,
     INNER_MENTION_SUFFIX,
     MENTION_SUFFIX,
+    SENTENCES_SUFFIX,
     STOP_SUFFIX,
     ChatWords,
     FinalMarks,
     Handles,
+    Sentences,
     past_final_stop,
 )
 
 # Written for this test (not the behaviour suite's lines): threats with and without a
 # full stop, a mention (opening, after a greeting, at the end), a greeting or a laugh, an
-# emoji or an emoticon, a final "!" or "?!", violent words in chat, plain chat, an
-# ellipsis, an address, a mention alone, a message cut to fit.
+# emoji or an emoticon, a final "!" or "?!", a sentence of chat before or after, violent
+# words in chat, plain chat, an ellipsis, an address, a mention alone, a message cut to fit.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -54,12 +56,17 @@ TEXTS = [
     "this boss fight killed me 😂",
     "i will find you and hurt you!",
     "i'll make you bleed?!",
+    "nice game everyone. go hang yourself",
+    "thanks for the help! i will end you",
+    "i will find you and hurt you. see you tomorrow",
     "this boss fight killed me!!!",
     "this boss fight killed me lol",
     "this boss fight killed me.",
     "@sam this boss fight killed me",
     "I'm going to kill this exam.",
     "lunch was great, thanks.",
+    "see you tomorrow. bring snacks!",
+    "what time is the meeting? i'll be there at 5",
     "see you at the gym tomorrow...",
     "you're dead meat.",
     "@sam",
@@ -80,6 +87,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_chat_words=False,
             threat_past_emoji=False,
             threat_past_final_marks=False,
+            threat_sentences_alone=False,
         )
     )
     on = Classifier(
@@ -91,6 +99,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_chat_words=True,
             threat_past_emoji=True,
             threat_past_final_marks=True,
+            threat_sentences_alone=True,
         )
     )
     return off, on
@@ -109,8 +118,8 @@ def _expected(
     message without its mentions and final full stop read again, and, where that is
     still under the threshold, without its chat words (and a full stop they left last)
     read a third time, then without its emoji and emoticons a fourth, then without a
-    final run of exclamation marks or an ellipsis a fifth; the highest threat score of
-    them."""
+    final run of exclamation marks or an ellipsis a fifth, then each sentence of the
+    latest of those alone; the highest threat score of them."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
     if encoded.truncated or first[t] >= threshold or first[t] < floor:
@@ -135,6 +144,9 @@ def _expected(
     fifth = FinalMarks(off.vocabulary()).without(latest)
     if threat < threshold and fifth is not None:
         threat = max(threat, off.scores(Encoded(fifth, False))[t])
+    for sentence in Sentences(off.vocabulary()).alone(latest if fifth is None else fifth):
+        if threat < threshold:
+            threat = max(threat, off.scores(Encoded(sentence, False))[t])
     out = first.copy()
     out[t] = threat
     return out
@@ -163,6 +175,7 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(c.endswith(":)") for c in crossed), crossed
     assert any(c.startswith("😡") for c in crossed), crossed
     assert any(c.endswith(("!", "?!")) for c in crossed), crossed
+    assert any(". " in c or "! " in c for c in crossed), crossed
 
 
 def test_under_the_floor_a_message_is_read_once_as_written(
@@ -173,7 +186,10 @@ def test_under_the_floor_a_message_is_read_once_as_written(
     off, _ = readers
     high = 0.01
     every_reading = replace(
-        ClassifierSettings(threads=1), threat_past_emoji=True, threat_past_final_marks=True
+        ClassifierSettings(threads=1),
+        threat_past_emoji=True,
+        threat_past_final_marks=True,
+        threat_sentences_alone=True,
     )
     floored = Classifier(replace(every_reading, threat_reading_floor=high))
     unfloored = Classifier(replace(every_reading, threat_reading_floor=0.0))
@@ -230,6 +246,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         + CHAT_WORDS_SUFFIX
         + EMOJI_SUFFIX
         + FINAL_MARKS_SUFFIX
+        + SENTENCES_SUFFIX
     )
     assert on.model_id == off.model_id + suffixes + FLOOR_SUFFIX.format(FLOOR)
     switches = (
@@ -239,6 +256,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         "threat_past_chat_words",
         "threat_past_emoji",
         "threat_past_final_marks",
+        "threat_sentences_alone",
     )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
@@ -257,6 +275,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_past_chat_words=c.threat_past_chat_words,
             threat_past_emoji=c.threat_past_emoji,
             threat_past_final_marks=c.threat_past_final_marks,
+            threat_sentences_alone=c.threat_sentences_alone,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
@@ -326,6 +345,30 @@ _LEFT_OUT: list[tuple[str, list[tuple[str, str]], tuple[str, ...]]] = [
 ]
 
 
+def test_the_shipped_tokenizer_splits_a_message_into_the_sentences_read_alone(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, _ = readers
+    sentences = Sentences(off.vocabulary())
+
+    def alone(text: str) -> list[list[int]]:
+        return [out.tolist() for out in sentences.alone(off.encode(text).ids)]
+
+    def written(*texts: str) -> list[list[int]]:
+        return [off.encode(text).ids.tolist() for text in texts]
+
+    for text, read in [
+        ("nice game everyone. go hang yourself", ("go hang yourself", "nice game everyone")),
+        ("thanks!! i will hurt you...", ("i will hurt you", "thanks")),
+        ("what time is it? i will hurt you?", ("i will hurt you?", "what time is it?")),
+        ("hi. i will hurt you. bye.", ("bye", "hi", "i will hurt you")),
+        ("a. b. c. d. e. f", ("f", "a", "e", "b")),
+    ]:
+        assert alone(text) == written(*read), text
+    for text in ("i will hurt you.", "i will hurt you!!!", "will you hurt me?", "😂. 😂"):
+        assert alone(text) == [], text
+
+
 @pytest.mark.parametrize(("what", "read", "left"), _LEFT_OUT)
 def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
     readers: tuple[Classifier, Classifier],
@@ -347,15 +390,16 @@ def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
         assert reader.without(off.encode(text).ids) is None, text
 
 
-# Rules 108, 111 and 113: chat words, emoji and final marks are each left out in a reading
-# of their own, after the earlier ones, so leaving them out never costs a nudge an earlier
-# reading gave. Each switch on against off, the readings before it on and those after it
-# off in both (as each rule was scored), under frames that hold what it reads past (a
-# suite line's final full stop taken off first). A later reading reads what the latest
-# earlier one left, so with it on, an earlier switch can lower the score ("listen go hang
-# yourself!": chat words on 0.313, off 0.364, both over the threshold); how often that
-# moves a decision was counted after rule 113 (docs/model.md): 7 of 133,623 for the chat
-# words, 1 for the full stop, none for the emoji.
+# Rules 108, 111, 113 and 114: chat words, emoji and final marks are each left out in a
+# reading of their own, and each sentence read alone, after the earlier ones, so leaving
+# them out never costs a nudge an earlier reading gave. Each switch on against off, the
+# readings before it on and those after it off in both (as each rule was scored), under
+# frames that hold what it reads past (a suite line's final full stop taken off first). A
+# later reading reads what the latest earlier one left, so with it on, an earlier switch
+# can lower the score ("listen go hang yourself!": chat words on 0.313, off 0.364, both
+# over the threshold); how often that moves a decision was counted after rule 113
+# (docs/model.md): 7 of 133,623 for the chat words, 1 for the full stop, none for the
+# emoji.
 _LATER_READINGS = [
     (
         "threat_past_chat_words",
@@ -363,6 +407,17 @@ _LATER_READINGS = [
     ),
     ("threat_past_emoji", ("{} 😂", "😡 {}", "{} :)", "hey {} lol 😂", "{}. xD", "@sam {} 🙂")),
     ("threat_past_final_marks", ("{}!", "{}...", "{}?!", "hey {}!! lol", "{}! 😂", "@sam {}!!!")),
+    (
+        "threat_sentences_alone",
+        (
+            "ok. {}",
+            "nice game! {}",
+            "{}. see you",
+            "hey, long day. {}!",
+            "what? {} lol",
+            "{}... ok",
+        ),
+    ),
 ]
 
 
@@ -372,7 +427,7 @@ def test_a_later_reading_never_lowers_the_threat_score_nor_moves_another_on_any_
 ) -> None:
     names = [name for name, _ in _LATER_READINGS]
     later = names[names.index(switch) + 1 :]
-    upto = replace(ClassifierSettings(threads=1), **dict.fromkeys(later, False))
+    upto = replace(ClassifierSettings(threads=1), **dict.fromkeys(later, False), **{switch: True})
     on, without = Classifier(upto), Classifier(replace(upto, **{switch: False}))
     assert getattr(on, switch) and not getattr(without, switch)
     t = on.labels.index("threat")
