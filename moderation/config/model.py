@@ -142,8 +142,10 @@ class ClassifierSettings:
     # "..."; rule 113 in docs/model.md, which it passed: threats lost to ten such frames
     # 403 -> 122, no line lost, no validation line moved; bench chat p50 0.996x).
     threat_past_final_marks: bool = True
-    # ... and each sentence of a message alone, where it holds two or more ("nice game
-    # everyone. go hang yourself"; rule 114 in docs/model.md, being scored).
+    # ... and, on request only, each sentence of a message alone, where it holds two or more
+    # ("nice game everyone. go hang yourself"; rule 114 in docs/model.md, which it failed:
+    # threats lost to ten such frames 608 -> 143, but four Davidson negatives more nudged
+    # of 400, where two were allowed).
     threat_sentences_alone: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
