@@ -281,7 +281,8 @@ class Classifier:
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
             "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
-            "past final marks: %s, each sentence alone: %s, none under %g",
+            "past final marks: %s, each sentence alone: %s (beside asides of up to %d "
+            "words), none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -301,6 +302,7 @@ class Classifier:
             "yes" if self.threat_past_emoji else "no",
             "yes" if self.threat_past_final_marks else "no",
             "yes" if self.threat_sentences_alone else "no",
+            self.threat_sentence_aside_words,
             self.threat_reading_floor,
         )
 
@@ -611,6 +613,12 @@ class Classifier:
     def threat_sentences_alone(self) -> bool:
         """Whether the threat head reads each sentence of a message alone (rule 114)."""
         return self._readings.sentences
+
+    @property
+    def threat_sentence_aside_words(self) -> int:
+        """How many words each other sentence may hold where a sentence is read alone (rule
+        115; 0: any)."""
+        return self._readings.aside_words
 
     @property
     def threat_reading_floor(self) -> float:

@@ -43,6 +43,7 @@ CHAT_WORDS_SUFFIX = "+threat-past-chat-words"
 EMOJI_SUFFIX = "+threat-past-emoji"
 FINAL_MARKS_SUFFIX = "+threat-past-marks"
 SENTENCES_SUFFIX = "+threat-sentences"
+ASIDE_SUFFIX = ":{}"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
 AT = "@"
@@ -72,7 +73,8 @@ class Readings:
     104-105), chat's opening words and closing laughs (rules 106-108, a reading of their
     own), the emoji and emoticons at its edges (rules 111-112, a reading of their own), a
     final run of exclamation marks or an ellipsis (rule 113, a reading of its own), the
-    rest of a message around each sentence (rule 114, a reading of each sentence alone);
+    rest of a message around each sentence (rule 114, a reading of each sentence alone,
+    only beside asides of at most ``aside_words`` words, rule 115, where that is above 0);
     and the first threat score under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
@@ -83,6 +85,7 @@ class Readings:
     final_marks: bool = False
     sentences: bool = False
     floor: float = 0.0
+    aside_words: int = 0
 
     @classmethod
     def of(cls, settings: ReadingSwitches) -> Readings:
@@ -96,6 +99,7 @@ class Readings:
             settings.threat_past_final_marks,
             settings.threat_sentences_alone,
             settings.threat_reading_floor,
+            settings.threat_sentence_aside_words,
         )
 
     @property
@@ -124,6 +128,7 @@ class Readings:
             + (EMOJI_SUFFIX if self.emoji else "")
             + (FINAL_MARKS_SUFFIX if self.final_marks else "")
             + (SENTENCES_SUFFIX if self.sentences else "")
+            + (ASIDE_SUFFIX.format(self.aside_words) if self.sentences and self.aside_words else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
         )
 
@@ -206,10 +211,16 @@ class Sentences:
     """A message's sentences (rule 114): a sentence ends at a run of ".", "!" and "?" with a
     token after it before ``[SEP]``. Each is read alone without the run that closes it
     where that run is one "." or one ``FinalMarks`` reads past (a question's "?" stays),
-    and only where it holds a word; at most ``MOST_SENTENCES``, from the edges in."""
+    and only where it holds a word; at most ``MOST_SENTENCES``, from the edges in. With
+    ``aside_words`` above 0, a sentence is read alone only where every other one holds at
+    most that many words (rule 115): a threat beside short asides, not a clause of a
+    longer message."""
 
-    def __init__(self, vocab: Mapping[str, int], kinds: TokenKinds | None = None) -> None:
+    def __init__(
+        self, vocab: Mapping[str, int], kinds: TokenKinds | None = None, aside_words: int = 0
+    ) -> None:
         self.kinds = kinds if kinds is not None else TokenKinds(vocab)
+        self.aside_words = aside_words
         self.bang = vocab.get(BANG, -1)
         self.stop = vocab.get(STOP, -1)
         self.marks = {vocab[m] for m in (BANG, STOP, QUERY) if m in vocab}
@@ -250,6 +261,13 @@ class Sentences:
         """Each sentence of ``[CLS] ... [SEP]`` as a message of its own, the last first,
         then the first, the second last, the second; none where it holds one sentence."""
         bounds = self.bounds(ids)
+        if self.aside_words and bounds:
+            words = [sum(self.kinds.word(int(i)) for i in ids[a:b]) for a, b in bounds]
+            long = [i for i, n in enumerate(words) if n > self.aside_words]
+            if len(long) > 1:
+                return  # no sentence has only asides beside it
+            if len(long) == 1:
+                bounds = [bounds[long[0]]]  # the one sentence the asides are beside
         order: list[int] = []
         lo, hi = 0, len(bounds) - 1
         while lo <= hi:
@@ -449,7 +467,7 @@ class ThreatReading:
             if readings.emoji:
                 emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
         marks = FinalMarks(vocab, kinds) if readings.final_marks else None
-        sentences = Sentences(vocab, kinds) if readings.sentences else None
+        sentences = Sentences(vocab, kinds, readings.aside_words) if readings.sentences else None
         return cls(
             column,
             float(thresholds[column]),

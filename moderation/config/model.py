@@ -47,12 +47,17 @@ THREAT_READING_SETTINGS = (
     "threat_past_emoji",
     "threat_past_final_marks",
     "threat_sentences_alone",
+    "threat_sentence_aside_words",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
 # 109-110): a third of the lowest first score among the validation splits' crossings,
 # for the shipped model; 0 reads every message the readings apply to.
 DEFAULT_THREAT_READING_FLOOR = 0.0001
+# A sentence is read alone by the threat head only where each other sentence of the
+# message holds at most this many words (docs/model.md, rule 115: the longest aside rule
+# 114's premise named, "good luck on the test"); 0: beside any sentence (rule 114).
+DEFAULT_THREAT_SENTENCE_ASIDE_WORDS = 5
 
 
 class ReadingSwitches(Protocol):
@@ -79,6 +84,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_sentences_alone(self) -> bool: ...
+
+    @property
+    def threat_sentence_aside_words(self) -> int: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -147,6 +155,9 @@ class ClassifierSettings:
     # threats lost to ten such frames 608 -> 143, but four Davidson negatives more nudged
     # of 400, where two were allowed).
     threat_sentences_alone: bool = False
+    # ... and then only beside asides of at most this many words (rule 115, being scored;
+    # 0: beside any sentence, as rule 114 scored it).
+    threat_sentence_aside_words: int = DEFAULT_THREAT_SENTENCE_ASIDE_WORDS
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -199,6 +210,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ),
         threat_sentences_alone=src.boolean(
             "THREAT_SENTENCES_ALONE", ClassifierSettings().threat_sentences_alone
+        ),
+        threat_sentence_aside_words=src.integer(
+            "THREAT_SENTENCE_ASIDE_WORDS", ClassifierSettings().threat_sentence_aside_words, 0, 128
         ),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True

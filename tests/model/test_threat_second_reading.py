@@ -15,6 +15,7 @@ from moderation import metrics
 from moderation.classifier import Classifier, Encoded
 from moderation.config import ClassifierSettings
 from moderation.config.model import DEFAULT_THREAT_READING_FLOOR as FLOOR
+from moderation.config.model import DEFAULT_THREAT_SENTENCE_ASIDE_WORDS as ASIDES
 from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
@@ -119,7 +120,7 @@ def _expected(
     still under the threshold, without its chat words (and a full stop they left last)
     read a third time, then without its emoji and emoticons a fourth, then without a
     final run of exclamation marks or an ellipsis a fifth, then each sentence of the
-    latest of those alone; the highest threat score of them."""
+    latest of those alone, beside short asides; the highest threat score of them."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
     if encoded.truncated or first[t] >= threshold or first[t] < floor:
@@ -144,7 +145,8 @@ def _expected(
     fifth = FinalMarks(off.vocabulary()).without(latest)
     if threat < threshold and fifth is not None:
         threat = max(threat, off.scores(Encoded(fifth, False))[t])
-    for sentence in Sentences(off.vocabulary()).alone(latest if fifth is None else fifth):
+    sentences = Sentences(off.vocabulary(), aside_words=ASIDES)
+    for sentence in sentences.alone(latest if fifth is None else fifth):
         if threat < threshold:
             threat = max(threat, off.scores(Encoded(sentence, False))[t])
     out = first.copy()
@@ -247,6 +249,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         + EMOJI_SUFFIX
         + FINAL_MARKS_SUFFIX
         + SENTENCES_SUFFIX
+        + f":{ASIDES}"
     )
     assert on.model_id == off.model_id + suffixes + FLOOR_SUFFIX.format(FLOOR)
     switches = (
@@ -276,6 +279,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_past_emoji=c.threat_past_emoji,
             threat_past_final_marks=c.threat_past_final_marks,
             threat_sentences_alone=c.threat_sentences_alone,
+            threat_sentence_aside_words=c.threat_sentence_aside_words,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id

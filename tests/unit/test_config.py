@@ -329,3 +329,16 @@ def test_oauthbearer_from_a_token_file(tmp_path: Path) -> None:
     token.unlink()
     with pytest.raises(TokenError, match=r"OAuth token file .*token"):
         asyncio.run(provider.token())
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(None, 5), ("0", 0), ("3", 3)])
+def test_the_asides_a_sentence_is_read_alone_beside_are_a_word_count(
+    raw: str | None, expected: int
+) -> None:
+    env = {} if raw is None else {"MODERATION_THREAT_SENTENCE_ASIDE_WORDS": raw}
+    assert classifier_settings(Source(env)).threat_sentence_aside_words == expected
+
+
+def test_a_negative_aside_word_count_names_its_variable() -> None:
+    with pytest.raises(ConfigError, match="MODERATION_THREAT_SENTENCE_ASIDE_WORDS"):
+        classifier_settings(Source({"MODERATION_THREAT_SENTENCE_ASIDE_WORDS": "-1"}))

@@ -294,6 +294,26 @@ def test_each_sentence_is_read_alone_from_the_edges_in(
     assert [out.tolist() for out in Sentences(VOCAB).alone(ids)] == expected
 
 
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        # Asides of at most two words: every sentence is read.
+        (_ids(HEY, SAM, STOP, HURT, YOU), [[CLS, HURT, YOU, SEP], [CLS, HEY, SAM, SEP]]),
+        # One sentence longer: only it, beside its asides.
+        (_ids(HEY, STOP, HURT, YOU, SAM), [[CLS, HURT, YOU, SAM, SEP]]),
+        (_ids(HURT, YOU, SAM, BANG, HEY, STOP, JESS), [[CLS, HURT, YOU, SAM, SEP]]),
+        # Two longer: none ("hey sam jess. hurt you sam").
+        (_ids(HEY, SAM, JESS, STOP, HURT, YOU, SAM), []),
+        # Pieces go on a word and are no word of their own: "hey##y" is one.
+        (_ids(HEY, Y, SAM, STOP, HURT, YOU, SAM), [[CLS, HURT, YOU, SAM, SEP]]),
+    ],
+)
+def test_beside_asides_only_a_sentence_with_short_ones_around_it_is_read_alone(
+    ids: np.ndarray, expected: list[list[int]]
+) -> None:
+    assert [out.tolist() for out in Sentences(VOCAB, aside_words=2).alone(ids)] == expected
+
+
 def test_a_sentence_ends_only_where_a_token_follows_its_marks() -> None:
     sentences = Sentences(VOCAB)
     assert sentences.bounds(_ids(HEY, STOP, HURT, YOU, BANG)) == [(1, 3), (3, 6)]
@@ -560,6 +580,9 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", LABELS, Readings(emoji=True)) == "m@1" + EMOJI_SUFFIX
     assert model_id("m@1", LABELS, Readings(final_marks=True)) == "m@1" + FINAL_MARKS_SUFFIX
     assert model_id("m@1", LABELS, Readings(sentences=True)) == "m@1" + SENTENCES_SUFFIX
+    asides = Readings(sentences=True, aside_words=5)
+    assert model_id("m@1", LABELS, asides) == "m@1" + SENTENCES_SUFFIX + ":5"
+    assert model_id("m@1", LABELS, Readings(aside_words=5)) == "m@1"
     # A floor is named where a reading is on, and only there.
     floored = Readings(True, True, True, True, True, True, True, 0.005)
     assert (
