@@ -3,8 +3,8 @@ past the mentions a message opens with (rule 103), past every other mention in i
 (rules 104-105), in a third reading of their own past chat's opening words and closing
 laughs (rules 106-108), in a fourth past the emoji and emoticons at its edges (rules
 111-112), in a fifth past a final run of exclamation marks or an ellipsis (rule 113) and,
-sentence by sentence, in readings of each sentence alone (rule 114); none under a floor on
-the first threat score (rules 109-110).
+sentence by sentence, in readings of each sentence alone beside short asides (rules
+114-115); none under a floor on the first threat score (rules 109-110).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
@@ -411,7 +411,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-114 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-115 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(

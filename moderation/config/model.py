@@ -150,13 +150,14 @@ class ClassifierSettings:
     # "..."; rule 113 in docs/model.md, which it passed: threats lost to ten such frames
     # 403 -> 122, no line lost, no validation line moved; bench chat p50 0.996x).
     threat_past_final_marks: bool = True
-    # ... and, on request only, each sentence of a message alone, where it holds two or more
-    # ("nice game everyone. go hang yourself"; rule 114 in docs/model.md, which it failed:
-    # threats lost to ten such frames 608 -> 143, but four Davidson negatives more nudged
-    # of 400, where two were allowed).
-    threat_sentences_alone: bool = False
-    # ... and then only beside asides of at most this many words (rule 115, being scored;
-    # 0: beside any sentence, as rule 114 scored it).
+    # ... and each sentence of a message alone, where it holds two or more ("nice game
+    # everyone. go hang yourself"), beside asides of at most the words below (rules 114-115
+    # in docs/model.md; beside any sentence it failed rule 114, four Davidson negatives
+    # more nudged of 400; beside asides it passed rule 115: threats lost to ten such frames
+    # 608 -> 143, no suite, validation or benign-chat line moved; bench chat p50 0.986x).
+    threat_sentences_alone: bool = True
+    # ... and then only beside asides of at most this many words (rule 115; 0: beside any
+    # sentence, as rule 114 scored it).
     threat_sentence_aside_words: int = DEFAULT_THREAT_SENTENCE_ASIDE_WORDS
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it

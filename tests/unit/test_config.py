@@ -45,7 +45,7 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
 
 
 # Switches on by default, each turned off by its variable: ASCII text tokenized in Python,
-# and the threat head's further readings (docs/model.md, rules 102-113).
+# and the threat head's further readings (docs/model.md, rules 102-115).
 _ON_BY_DEFAULT = [
     ("ASCII_WORDPIECE", "ascii_wordpiece"),
     ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
@@ -54,6 +54,7 @@ _ON_BY_DEFAULT = [
     ("THREAT_PAST_CHAT_WORDS", "threat_past_chat_words"),
     ("THREAT_PAST_EMOJI", "threat_past_emoji"),
     ("THREAT_PAST_FINAL_MARKS", "threat_past_final_marks"),
+    ("THREAT_SENTENCES_ALONE", "threat_sentences_alone"),
 ]
 
 
