@@ -10,8 +10,8 @@ None of the shipped recipe's threat positives ends in a full stop, against 40% o
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
 @sam"), which only tweets the head is not supervised on carry, or opens with "hey" or
 ends in "lol", as chitchat among its negatives does; none opens or ends with an emoji or
-ends with an emoticon (":)"), "!" or "...", which some chitchat negatives do; 0.66% of them
-hold two sentences, against 11.8% of its negatives. So the head
+ends with an emoticon (":)"), "!" or "...", which some chitchat negatives do; and 0.66% of
+its positives hold two sentences, against 11.8% of its negatives. So the head
 learned these as signs of harmlessness: "I will find you." can be allowed where "I will
 find you" is nudged. Training them away cost negated hate, counter-speech and validation splits
 (rules 10-13), which the other heads read with their full stops and mentions. So only
@@ -500,10 +500,7 @@ class ThreatReading:
         they left last; None where no chat word is left out."""
         if self.chat is None:
             return None
-        out = self.chat.without(ids if second is None else second)
-        if out is None or self.stop_id is None:
-            return out
-        return past_final_stop(out, self.stop_id)
+        return self._past_stop_left_last(self.chat.without(ids if second is None else second))
 
     def fourth_ids(self, latest: np.ndarray) -> np.ndarray | None:
         """The ids the fourth reading scores (rule 111): what the latest reading before it
@@ -511,9 +508,11 @@ class ThreatReading:
         the emoticons at its end (and the chat words, where those are read past), then
         without a final full stop they left last; None where no emoji or emoticon is
         left out."""
-        if self.emoji is None:
-            return None
-        out = self.emoji.without(latest)
+        return None if self.emoji is None else self._past_stop_left_last(self.emoji.without(latest))
+
+    def _past_stop_left_last(self, out: np.ndarray | None) -> np.ndarray | None:
+        """``out`` (a reading's ids, or None) without the final full stop that leaving
+        words out of it left last, where the full stop is read past."""
         if out is None or self.stop_id is None:
             return out
         return past_final_stop(out, self.stop_id)
