@@ -192,15 +192,25 @@ class FinalMarks:
         self.stop = vocab.get(STOP, -1)
         self.marks = {vocab[m] for m in (BANG, STOP, QUERY) if m in vocab}
 
+    def run_start(self, ids: np.ndarray, start: int, stop: int) -> int:
+        """Where the run of marks that ends ``ids[start:stop]`` starts (``stop`` where it
+        ends in none)."""
+        k = stop
+        while k > start and int(ids[k - 1]) in self.marks:
+            k -= 1
+        return k
+
+    def reads_past(self, run: list[int]) -> bool:
+        """Whether a run of marks is one this reading leaves out: it holds an "!" or two
+        "."."""
+        return self.bang in run or run.count(self.stop) >= 2
+
     def without(self, ids: np.ndarray) -> np.ndarray | None:
         """``[CLS] ... [SEP]`` without its final run of marks, where it is one read past
         and a word remains; None where there is none."""
         end = ids.shape[0] - 1  # [SEP]
-        k = end
-        while k > 1 and int(ids[k - 1]) in self.marks:
-            k -= 1
-        run = ids[k:end].tolist()
-        if not (self.bang in run or run.count(self.stop) >= 2):
+        k = self.run_start(ids, 1, end)
+        if not self.reads_past(ids[k:end].tolist()):
             return None
         if not self.kinds.any_word(ids[1:k]):
             return None
@@ -221,9 +231,8 @@ class Sentences:
     ) -> None:
         self.kinds = kinds if kinds is not None else TokenKinds(vocab)
         self.aside_words = aside_words
-        self.bang = vocab.get(BANG, -1)
-        self.stop = vocab.get(STOP, -1)
-        self.marks = {vocab[m] for m in (BANG, STOP, QUERY) if m in vocab}
+        # A sentence's closing run is read past as a message's final one is (rule 113).
+        self.closing = FinalMarks(vocab, self.kinds)
 
     def bounds(self, ids: np.ndarray) -> list[tuple[int, int]]:
         """Where each sentence of ``[CLS] ... [SEP]`` starts and ends (its closing marks
@@ -232,10 +241,10 @@ class Sentences:
         out: list[tuple[int, int]] = []
         start = j = 1
         while j < end:
-            if int(ids[j]) not in self.marks:
+            if int(ids[j]) not in self.closing.marks:
                 j += 1
                 continue
-            while j < end and int(ids[j]) in self.marks:
+            while j < end and int(ids[j]) in self.closing.marks:
                 j += 1
             if j < end:
                 out.append((start, j))
@@ -248,13 +257,11 @@ class Sentences:
     def _alone(self, ids: np.ndarray, start: int, stop: int) -> np.ndarray | None:
         """``[CLS]``, the sentence ``ids[start:stop]`` (without its closing run where that
         is read past), ``[SEP]``; None where it holds no word."""
-        k = stop
-        while k > start and int(ids[k - 1]) in self.marks:
-            k -= 1
+        k = self.closing.run_start(ids, start, stop)
         if not self.kinds.any_word(ids[start:k]):
             return None
         run = ids[k:stop].tolist()
-        past = run == [self.stop] or self.bang in run or run.count(self.stop) >= 2
+        past = run == [self.closing.stop] or self.closing.reads_past(run)
         return np.concatenate([ids[:1], ids[start : k if past else stop], ids[-1:]])
 
     def alone(self, ids: np.ndarray) -> Iterator[np.ndarray]:
