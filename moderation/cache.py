@@ -1,7 +1,8 @@
 """Recent verdict scores, shared: a bounded in-process LRU in front of Redis.
 
-The key hashes the model id, the truncation setting and the token ids, so texts
-that tokenize alike share an entry and raw text never appears in a key or value.
+The key hashes the model id, the truncation setting and the token ids (and where lines
+start, in a message of several: rule 116), so texts that tokenize alike share an entry
+and raw text never appears in a key or value.
 Values hold scores and the model id; the decision is recomputed from them with
 the current thresholds. Redis never breaks the latency budget: each call has a
 timeout of a few milliseconds, a circuit breaker stops calling it while it
@@ -49,11 +50,12 @@ FLUSH_TIMEOUT_S = 0.5
 
 
 def cache_key(model_id: str, max_tokens: int, encoded: Encoded) -> str:
-    """Hex SHA-256 of model id, truncation setting and token ids: no text, ever."""
+    """Hex SHA-256 of model id, truncation setting and token ids (with where lines start,
+    in a message of several: ``Encoded.key_bytes``): no text, ever."""
     h = hashlib.sha256()
     h.update(model_id.encode())
     h.update(b"|%d|" % max_tokens)
-    h.update(encoded.ids.astype("<i8", copy=False).tobytes())
+    h.update(encoded.key_bytes())
     return h.hexdigest()
 
 

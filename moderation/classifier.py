@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,16 +51,32 @@ PREFIX_CHARS_PER_TOKEN = 8
 # How far back from the prefix length to look for a word boundary safe to cut at.
 _CUT_SEARCH = 256
 _CUT_SPACE = frozenset(" \t\n")
+# What ends a line of a message (rule 116): the line breaks Python's str.splitlines knows
+# but for the file, group and record separators, which no chat client writes.
+_LINE_BREAK = re.compile("[\n\r\v\f\x85\u2028\u2029]+")
 _SPECIAL_TOKENS = 2  # [CLS] ... [SEP]
 _WARMUP_LENGTHS = (4, 16, 48)
 
 
 @dataclass(frozen=True, slots=True)
 class Encoded:
-    """A tokenized message: int64 token ids with [CLS]/[SEP], and whether text was cut."""
+    """A tokenized message: int64 token ids with [CLS]/[SEP], whether text was cut, and
+    where each of its lines after the first starts in ``ids`` (none: one line, or not
+    looked for; the tokenizer reads a line break as a space, so the threat head's line
+    reading needs them: docs/model.md, rule 116)."""
 
     ids: np.ndarray
     truncated: bool
+    lines: tuple[int, ...] = ()
+
+    def key_bytes(self) -> bytes:
+        """What tells this message's verdict apart from others': its token ids, and where
+        its lines start where it holds two or more ("a⏎b" and "a b" share ids, not
+        verdicts). A message of one line is keyed by its ids alone."""
+        ids = self.ids.astype("<i8", copy=False).tobytes()
+        if not self.lines:
+            return ids
+        return ids + b"|lines|" + np.asarray(self.lines, dtype="<i8").tobytes()
 
     @property
     def tokens(self) -> int:
@@ -282,7 +299,7 @@ class Classifier:
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
             "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
             "past final marks: %s, each sentence alone: %s (beside asides of up to %d "
-            "words), none under %g",
+            "words), each line alone: %s, none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -303,6 +320,7 @@ class Classifier:
             "yes" if self.threat_past_final_marks else "no",
             "yes" if self.threat_sentences_alone else "no",
             self.threat_sentence_aside_words,
+            "yes" if self.threat_lines_alone else "no",
             self.threat_reading_floor,
         )
 
@@ -411,7 +429,30 @@ class Classifier:
             raise EmptyTextError(
                 "text is empty or holds only whitespace, control or zero-width characters"
             )
-        return Encoded(ids, cut or overflowing)
+        truncated = cut or overflowing
+        if truncated or not self.threat_lines_alone or not _LINE_BREAK.search(text):
+            return Encoded(ids, truncated)
+        return Encoded(ids, False, self._line_starts(text, ids, python_ascii))
+
+    def _line_starts(self, text: str, ids: np.ndarray, python_ascii: bool) -> tuple[int, ...]:
+        """Where each line of ``text`` (normalized) after the first starts in its token ids
+        ``ids``: each line tokenized alone, kept only where the lines' tokens put together
+        are the message's; none where it holds fewer than two lines with a token."""
+        starts: list[int] = []
+        parts: list[np.ndarray] = []
+        at = 1  # after [CLS]
+        for line in _LINE_BREAK.split(text):
+            tokens = self._token_ids(line, python_ascii)[0][1:-1] if line.strip() else None
+            if tokens is None or not tokens.size:
+                continue
+            starts.append(at)
+            parts.append(tokens)
+            at += int(tokens.size)
+        if len(starts) < 2 or at != ids.shape[0] - 1:
+            return ()
+        if not np.array_equal(np.concatenate(parts), ids[1:-1]):
+            return ()
+        return tuple(starts[1:])
 
     @property
     def ascii_wordpiece(self) -> bool:
@@ -565,7 +606,9 @@ class Classifier:
             model_read |= not by_screen
             return out
 
-        out = self._threat_reading.apply(encoded.ids, encoded.truncated, row, further)
+        out = self._threat_reading.apply(
+            encoded.ids, encoded.truncated, row, further, encoded.lines
+        )
         return self._counted(out, not model_read)
 
     @property
@@ -619,6 +662,11 @@ class Classifier:
         """How many words each other sentence may hold where a sentence is read alone (rule
         115; 0: any)."""
         return self._readings.aside_words
+
+    @property
+    def threat_lines_alone(self) -> bool:
+        """Whether the threat head reads each line of a message alone (rule 116)."""
+        return self._readings.lines
 
     @property
     def threat_reading_floor(self) -> float:

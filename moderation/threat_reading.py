@@ -4,7 +4,8 @@ past the mentions a message opens with (rule 103), past every other mention in i
 laughs (rules 106-108), in a fourth past the emoji and emoticons at its edges (rules
 111-112), in a fifth past a final run of exclamation marks or an ellipsis (rule 113) and,
 sentence by sentence, in readings of each sentence alone beside short asides (rules
-114-115); none under a floor on the first threat score (rules 109-110).
+114-115), and line by line, each line read as a message of its own beside short asides
+(rule 116); none under a floor on the first threat score (rules 109-110).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
@@ -22,11 +23,12 @@ words in a third reading, emoji in a fourth, final marks in a fifth and each sen
 alone after those, so that leaving them out never costs a nudge an earlier reading gave),
 and its threat score is the highest of the readings.
 Every other head keeps the message as written. It works on token ids, so the verdict
-cache (keyed by ids) stays exact.
+cache (keyed by ids, and by where lines start: rule 116) stays exact.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -43,6 +45,7 @@ CHAT_WORDS_SUFFIX = "+threat-past-chat-words"
 EMOJI_SUFFIX = "+threat-past-emoji"
 FINAL_MARKS_SUFFIX = "+threat-past-marks"
 SENTENCES_SUFFIX = "+threat-sentences"
+LINES_SUFFIX = "+threat-lines"
 ASIDE_SUFFIX = ":{}"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
@@ -62,7 +65,8 @@ EMOTICONS = (":)", ":-)", ":(", ":D", ":P", ";)", ";-)", "xD", "<3", ":/")
 # A final run of these is read past where it holds an "!" or two "." (rule 113).
 BANG = "!"
 QUERY = "?"
-# Each sentence of a message read alone (rule 114): at most this many, from the edges in.
+# Each sentence of a message read alone (rule 114): at most this many, from the edges in;
+# the same for each line (rule 116).
 MOST_SENTENCES = 4
 
 
@@ -74,8 +78,10 @@ class Readings:
     own), the emoji and emoticons at its edges (rules 111-112, a reading of their own), a
     final run of exclamation marks or an ellipsis (rule 113, a reading of its own), the
     rest of a message around each sentence (rule 114, a reading of each sentence alone,
-    only beside asides of at most ``aside_words`` words, rule 115, where that is above 0);
-    and the first threat score under which none is made (``floor``, rules 109-110)."""
+    only beside asides of at most ``aside_words`` words, rule 115, where that is above 0),
+    the rest of a message around each line (rule 116, a reading of each line alone and of
+    its own further readings, beside asides of as many words); and the first threat score
+    under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
     mentions: bool = False
@@ -86,6 +92,7 @@ class Readings:
     sentences: bool = False
     floor: float = 0.0
     aside_words: int = 0
+    lines: bool = False
 
     @classmethod
     def of(cls, settings: ReadingSwitches) -> Readings:
@@ -100,6 +107,7 @@ class Readings:
             settings.threat_sentences_alone,
             settings.threat_reading_floor,
             settings.threat_sentence_aside_words,
+            settings.threat_lines_alone,
         )
 
     @property
@@ -113,6 +121,7 @@ class Readings:
                 self.emoji,
                 self.final_marks,
                 self.sentences,
+                self.lines,
             )
         )
 
@@ -129,6 +138,8 @@ class Readings:
             + (FINAL_MARKS_SUFFIX if self.final_marks else "")
             + (SENTENCES_SUFFIX if self.sentences else "")
             + (ASIDE_SUFFIX.format(self.aside_words) if self.sentences and self.aside_words else "")
+            + (LINES_SUFFIX if self.lines else "")
+            + (ASIDE_SUFFIX.format(self.aside_words) if self.lines and self.aside_words else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
         )
 
@@ -267,23 +278,71 @@ class Sentences:
     def alone(self, ids: np.ndarray) -> Iterator[np.ndarray]:
         """Each sentence of ``[CLS] ... [SEP]`` as a message of its own, the last first,
         then the first, the second last, the second; none where it holds one sentence."""
-        bounds = self.bounds(ids)
-        if self.aside_words and bounds:
-            words = [sum(self.kinds.word(int(i)) for i in ids[a:b]) for a, b in bounds]
-            long = [i for i, n in enumerate(words) if n > self.aside_words]
-            if len(long) > 1:
-                return  # no sentence has only asides beside it
-            if len(long) == 1:
-                bounds = [bounds[long[0]]]  # the one sentence the asides are beside
-        order: list[int] = []
-        lo, hi = 0, len(bounds) - 1
-        while lo <= hi:
-            order += [hi] if lo == hi else [hi, lo]
-            lo, hi = lo + 1, hi - 1
-        for i in order[:MOST_SENTENCES]:
+        bounds = aside_bounds(ids, self.bounds(ids), self.kinds, self.aside_words)
+        for i in from_edges(len(bounds)):
             sentence = self._alone(ids, *bounds[i])
             if sentence is not None:
                 yield sentence
+
+
+def from_edges(n: int) -> list[int]:
+    """Which of ``n`` parts of a message are read alone, in order (rules 114 and 116): the
+    last, the first, the second last, the second; at most ``MOST_SENTENCES``."""
+    order: list[int] = []
+    lo, hi = 0, n - 1
+    while lo <= hi:
+        order += [hi] if lo == hi else [hi, lo]
+        lo, hi = lo + 1, hi - 1
+    return order[:MOST_SENTENCES]
+
+
+def aside_bounds(
+    ids: np.ndarray, bounds: list[tuple[int, int]], kinds: TokenKinds, aside_words: int
+) -> list[tuple[int, int]]:
+    """Of a message's parts (``bounds`` in ``ids``), those that may be read alone: every
+    one where ``aside_words`` is 0; else the one part beside which every other holds at
+    most ``aside_words`` words, or every part where each does (rules 115-116)."""
+    if not aside_words:
+        return bounds
+    words = [sum(kinds.word(int(i)) for i in ids[a:b]) for a, b in bounds]
+    long = [i for i, n in enumerate(words) if n > aside_words]
+    if len(long) > 1:
+        return []  # no part has only asides beside it
+    if len(long) == 1:
+        return [bounds[long[0]]]  # the one part the asides are beside
+    return bounds
+
+
+class Lines:
+    """A message's lines (rule 116), as the positions in its token ids where each line
+    after the first starts (``Encoded.lines``; the tokenizer reads a line break as a
+    space, so only the text shows them). Each line is read alone as a message of its own,
+    where it holds a word and, with ``aside_words`` above 0, where every other line is an
+    aside of at most that many words; at most ``MOST_SENTENCES``, from the edges in."""
+
+    def __init__(self, kinds: TokenKinds, aside_words: int = 0) -> None:
+        self.kinds = kinds
+        self.aside_words = aside_words
+
+    @staticmethod
+    def bounds(ids: np.ndarray, starts: Sequence[int]) -> list[tuple[int, int]]:
+        """Where each line of ``[CLS] ... [SEP]`` starts and ends; none where ``starts``
+        names no line start inside the message (one line)."""
+        end = ids.shape[0] - 1  # [SEP]
+        inner = [k for k in starts if 1 < k < end]
+        if not inner:
+            return []
+        edges = [1, *inner, end]
+        return list(itertools.pairwise(edges))
+
+    def alone(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
+        """Each line of ``[CLS] ... [SEP]`` as a message of its own, ``[CLS]`` and
+        ``[SEP]`` around it, the last first; none where it holds one line."""
+        bounds = aside_bounds(ids, self.bounds(ids, starts), self.kinds, self.aside_words)
+        for i in from_edges(len(bounds)):
+            start, stop = bounds[i]
+            if self.kinds.any_word(ids[start:stop]):
+                yield np.concatenate([ids[:1], ids[start:stop], ids[-1:]])
 
 
 class Handles:
@@ -418,7 +477,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-115 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-116 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(
@@ -432,6 +491,7 @@ class ThreatReading:
         emoji: ChatWords | None = None,
         marks: FinalMarks | None = None,
         sentences: Sentences | None = None,
+        lines: Lines | None = None,
     ) -> None:
         self.column = column
         self.threshold = threshold
@@ -442,6 +502,7 @@ class ThreatReading:
         self.emoji = emoji
         self.marks = marks
         self.sentences = sentences
+        self.lines = lines
 
     @classmethod
     def for_model(
@@ -475,6 +536,7 @@ class ThreatReading:
                 emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
         marks = FinalMarks(vocab, kinds) if readings.final_marks else None
         sentences = Sentences(vocab, kinds, readings.aside_words) if readings.sentences else None
+        lines = Lines(kinds, readings.aside_words) if readings.lines else None
         return cls(
             column,
             float(thresholds[column]),
@@ -485,6 +547,7 @@ class ThreatReading:
             emoji,
             marks,
             sentences,
+            lines,
         )
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
@@ -559,23 +622,34 @@ class ThreatReading:
             latest = fifth
         yield from self.sentence_ids(latest)
 
+    def _line_readings(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
+        """Each line alone (rule 116), as written and then in its own further readings,
+        after every reading of the whole message; none where it holds one line or the
+        reading is off."""
+        if self.lines is None:
+            return
+        for line in self.lines.alone(ids, starts):
+            yield line
+            yield from self._further(line)
+
     def apply(
         self,
         ids: np.ndarray,
         truncated: bool,
         row: np.ndarray,
         score: Callable[[np.ndarray], np.ndarray],
+        lines: Sequence[int] = (),
     ) -> np.ndarray:
         """``row`` (the message's scores as written) with the highest threat score of its
         further readings where they apply, read until one reaches the threshold; ``score``
-        scores token ids as one message. None is made where the threat score as written
-        is under the floor (rule 109). The threat score never falls, other scores never
-        move."""
+        scores token ids as one message; ``lines``: where each line after the first starts
+        in ``ids`` (rule 116). None is made where the threat score as written is under the
+        floor (rule 109). The threat score never falls, other scores never move."""
         first = row[self.column]
         if truncated or first >= self.threshold or first < self.readings.floor:
             return row  # cut to fit, its last token is not the message's end; or no need
         best = first
-        for reading in self._further(ids):
+        for reading in itertools.chain(self._further(ids), self._line_readings(ids, lines)):
             best = max(best, score(reading)[self.column])
             if best >= self.threshold:
                 break

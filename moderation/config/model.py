@@ -48,6 +48,7 @@ THREAT_READING_SETTINGS = (
     "threat_past_final_marks",
     "threat_sentences_alone",
     "threat_sentence_aside_words",
+    "threat_lines_alone",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
@@ -87,6 +88,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_sentence_aside_words(self) -> int: ...
+
+    @property
+    def threat_lines_alone(self) -> bool: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -159,6 +163,10 @@ class ClassifierSettings:
     # ... and then only beside asides of at most this many words (rule 115; 0: beside any
     # sentence, as rule 114 scored it).
     threat_sentence_aside_words: int = DEFAULT_THREAT_SENTENCE_ASIDE_WORDS
+    # ... and each line of a message alone, as a message of its own with its own further
+    # readings ("thanks for the help⏎i will end you"), beside asides of as many words (rule
+    # 116 in docs/model.md; off until scored).
+    threat_lines_alone: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -214,6 +222,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ),
         threat_sentence_aside_words=src.integer(
             "THREAT_SENTENCE_ASIDE_WORDS", ClassifierSettings().threat_sentence_aside_words, 0, 128
+        ),
+        threat_lines_alone=src.boolean(
+            "THREAT_LINES_ALONE", ClassifierSettings().threat_lines_alone
         ),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True

@@ -98,7 +98,7 @@ def score_texts(texts: list[str], batch_size: int = 1) -> list[Result]:
             out[i] = (exc.code, str(exc))
             continue
         encoded[i] = enc
-        key = enc.ids.tobytes()
+        key = enc.key_bytes()
         hit = _memo.get(key)
         if hit is not None:
             out[i] = _scored(hit, enc)

@@ -1,4 +1,4 @@
-"""The shipped model with the threat head's further readings (rules 102-114,
+"""The shipped model with the threat head's further readings (rules 102-116,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
@@ -23,20 +23,24 @@ from moderation.threat_reading import (
     FINAL_MARKS_SUFFIX,
     FLOOR_SUFFIX,
     INNER_MENTION_SUFFIX,
+    LINES_SUFFIX,
     MENTION_SUFFIX,
     SENTENCES_SUFFIX,
     STOP_SUFFIX,
     ChatWords,
     FinalMarks,
     Handles,
+    Lines,
     Sentences,
+    TokenKinds,
     past_final_stop,
 )
 
 # Written for this test (not the behaviour suite's lines): threats with and without a
 # full stop, a mention (opening, after a greeting, at the end), a greeting or a laugh, an
 # emoji or an emoticon, a final "!" or "?!", a sentence of chat before or after, violent
-# words in chat, plain chat, an ellipsis, an address, a mention alone, a message cut to fit.
+# words in chat, plain chat, an ellipsis, an address, a mention alone, a message cut to fit,
+# a threat with a line of chat before or after it, and chat over two lines.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -73,6 +77,11 @@ TEXTS = [
     "@sam",
     "ok.",
     "@sam " + "word " * 200 + "hurt you.",
+    "thanks for the help\ni will end you",
+    "nice game everyone\r\n\ngo hang yourself.",
+    "i will find you and hurt you\nsee you tomorrow lol",
+    "see you tomorrow\nbring snacks!",
+    "this boss fight killed me\nso hard",
 ]
 
 
@@ -89,6 +98,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_emoji=False,
             threat_past_final_marks=False,
             threat_sentences_alone=False,
+            threat_lines_alone=False,
         )
     )
     on = Classifier(
@@ -101,6 +111,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_emoji=True,
             threat_past_final_marks=True,
             threat_sentences_alone=True,
+            threat_lines_alone=True,
         )
     )
     return off, on
@@ -112,46 +123,63 @@ def _spell(c: Classifier) -> Callable[[str], list[int]]:
 
 
 def _expected(
-    off: Classifier, encoded: Encoded, first: np.ndarray, floor: float = FLOOR
+    off: Classifier,
+    encoded: Encoded,
+    first: np.ndarray,
+    floor: float = FLOOR,
+    lines: tuple[int, ...] = (),
 ) -> np.ndarray:
     """What the readings should give, from the file read as written (``off``): where the
     first threat score is under the threshold but not under ``floor`` (rule 110), the
-    message without its mentions and final full stop read again, and, where that is
-    still under the threshold, without its chat words (and a full stop they left last)
-    read a third time, then without its emoji and emoticons a fourth, then without a
-    final run of exclamation marks or an ellipsis a fifth, then each sentence of the
-    latest of those alone, beside short asides; the highest threat score of them."""
+    message's further readings (``_further``), then, where it holds two lines or more
+    (``lines``, where each after the first starts), each line alone beside short asides,
+    as written and then in its own further readings; the highest threat score of them."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
     if encoded.truncated or first[t] >= threshold or first[t] < floor:
         return first
-    ids, stop = encoded.ids, off.vocabulary()["."]
-    plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
-    second = past_final_stop(ids if plain is None else plain, stop)
-    threat = first[t]
-    if second is not ids:
-        threat = max(threat, off.scores(Encoded(second, False))[t])
-    chat = ChatWords(off.vocabulary(), _spell(off)).without(second)
-    third = None if chat is None else past_final_stop(chat, stop)
-    if threat < threshold and third is not None:
-        threat = max(threat, off.scores(Encoded(third, False))[t])
-    emoji = ChatWords(off.vocabulary(), _spell(off), emoji=True)
-    fourth = emoji.without(second if third is None else third)
-    if fourth is not None:
-        fourth = past_final_stop(fourth, stop)
+    threat = _further(off, encoded.ids, first[t])
+    for line in Lines(TokenKinds(off.vocabulary()), ASIDES).alone(encoded.ids, lines):
         if threat < threshold:
-            threat = max(threat, off.scores(Encoded(fourth, False))[t])
-    latest = next((r for r in (fourth, third) if r is not None), second)
-    fifth = FinalMarks(off.vocabulary()).without(latest)
-    if threat < threshold and fifth is not None:
-        threat = max(threat, off.scores(Encoded(fifth, False))[t])
-    sentences = Sentences(off.vocabulary(), aside_words=ASIDES)
-    for sentence in sentences.alone(latest if fifth is None else fifth):
-        if threat < threshold:
-            threat = max(threat, off.scores(Encoded(sentence, False))[t])
+            threat = max(threat, off.scores(Encoded(line, False))[t])
+        threat = _further(off, line, threat)
     out = first.copy()
     out[t] = threat
     return out
+
+
+def _further(off: Classifier, ids: np.ndarray, threat: float) -> float:
+    """The threat score after a message's further readings, each read while the score is
+    under the threshold: without its mentions and final full stop, then without its chat
+    words (and a full stop they left last), then without its emoji and emoticons, then
+    without a final run of exclamation marks or an ellipsis, then each sentence of the
+    latest of those alone, beside short asides."""
+    t = off.labels.index("threat")
+    threshold = off.manifest["thresholds"]["threat"]
+
+    def read(reading: np.ndarray | None) -> None:
+        nonlocal threat
+        if reading is not None and threat < threshold:
+            threat = max(threat, off.scores(Encoded(reading, False))[t])
+
+    stop = off.vocabulary()["."]
+    plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
+    second = past_final_stop(ids if plain is None else plain, stop)
+    read(None if second is ids else second)
+    chat = ChatWords(off.vocabulary(), _spell(off)).without(second)
+    third = None if chat is None else past_final_stop(chat, stop)
+    read(third)
+    emoji = ChatWords(off.vocabulary(), _spell(off), emoji=True)
+    fourth = emoji.without(second if third is None else third)
+    fourth = None if fourth is None else past_final_stop(fourth, stop)
+    read(fourth)
+    latest = next((r for r in (fourth, third) if r is not None), second)
+    fifth = FinalMarks(off.vocabulary()).without(latest)
+    read(fifth)
+    sentences = Sentences(off.vocabulary(), aside_words=ASIDES)
+    for sentence in sentences.alone(latest if fifth is None else fifth):
+        read(sentence)
+    return threat
 
 
 def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head_moves(
@@ -162,10 +190,12 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     threshold = off.manifest["thresholds"]["threat"]
     crossed = []
     for text in TEXTS:
-        encoded = off.encode(text)
+        encoded, read = off.encode(text), on.encode(text)
+        assert np.array_equal(encoded.ids, read.ids) and not encoded.lines, text[:60]
+        assert bool(read.lines) == ("\n" in text), text[:60]  # only where it holds two lines
         first = off.scores(encoded)
-        row = on.scores(on.encode(text))
-        assert np.array_equal(row, _expected(off, encoded, first)), text[:60]
+        row = on.scores(read)
+        assert np.array_equal(row, _expected(off, encoded, first, lines=read.lines)), text[:60]
         if first[t] < threshold <= row[t]:
             crossed.append(text)
     # Some threats are nudged only with the reading, with a full stop, with an opening
@@ -178,6 +208,7 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(c.startswith("😡") for c in crossed), crossed
     assert any(c.endswith(("!", "?!")) for c in crossed), crossed
     assert any(". " in c or "! " in c for c in crossed), crossed
+    assert any("\n" in c for c in crossed), crossed
 
 
 def test_under_the_floor_a_message_is_read_once_as_written(
@@ -250,6 +281,8 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         + FINAL_MARKS_SUFFIX
         + SENTENCES_SUFFIX
         + f":{ASIDES}"
+        + LINES_SUFFIX
+        + f":{ASIDES}"
     )
     assert on.model_id == off.model_id + suffixes + FLOOR_SUFFIX.format(FLOOR)
     switches = (
@@ -260,6 +293,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         "threat_past_emoji",
         "threat_past_final_marks",
         "threat_sentences_alone",
+        "threat_lines_alone",
     )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
@@ -280,6 +314,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_past_final_marks=c.threat_past_final_marks,
             threat_sentences_alone=c.threat_sentences_alone,
             threat_sentence_aside_words=c.threat_sentence_aside_words,
+            threat_lines_alone=c.threat_lines_alone,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
@@ -373,6 +408,39 @@ def test_the_shipped_tokenizer_splits_a_message_into_the_sentences_read_alone(
         assert alone(text) == [], text
 
 
+def test_the_shipped_tokenizer_splits_a_message_into_the_lines_read_alone(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    off, on = readers
+    lines = Lines(TokenKinds(on.vocabulary()))
+
+    def alone(text: str) -> list[list[int]]:
+        encoded = on.encode(text)
+        return [out.tolist() for out in lines.alone(encoded.ids, encoded.lines)]
+
+    def written(*texts: str) -> list[list[int]]:
+        return [off.encode(text).ids.tolist() for text in texts]
+
+    for text, read in [
+        ("nice game everyone\ngo hang yourself", ("go hang yourself", "nice game everyone")),
+        ("thanks!!\r\n\r\ni will hurt you...", ("i will hurt you...", "thanks!!")),
+        ("hi\u2028i will hurt you\u2029bye", ("bye", "hi", "i will hurt you")),
+        ("a\nb\nc\nd\ne\nf", ("f", "a", "e", "b")),
+        # Lines are of the normalized text: letters spelled out over a line are one line.
+        ("i d i o t\nyou", ("you", "idiot")),
+    ]:
+        assert alone(text) == written(*read), text
+    for text in ("i will hurt you\n", "\n\ni will hurt you", "😂\n", "one line", "\u200b\nhi"):
+        assert alone(text) == [], text
+    # The tokenizer deletes a vertical tab and glues the words around it ("hi##you"): the
+    # lines' tokens are not the message's, so it is read as one line, as without R10.
+    glued = on.encode("hi\vyou")
+    assert glued.lines == () and glued.ids.tolist() == off.encode("hi\vyou").ids.tolist()
+    # A message cut to fit is never read line by line (its last line is not the message's).
+    cut = on.encode("hi\n" + "word " * 300)
+    assert cut.truncated and cut.lines == ()
+
+
 @pytest.mark.parametrize(("what", "read", "left"), _LEFT_OUT)
 def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
     readers: tuple[Classifier, Classifier],
@@ -394,10 +462,10 @@ def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
         assert reader.without(off.encode(text).ids) is None, text
 
 
-# Rules 108, 111, 113 and 114: chat words, emoji and final marks are each left out in a
-# reading of their own, and each sentence read alone, after the earlier ones, so leaving
-# them out never costs a nudge an earlier reading gave. Each switch on against off, the
-# readings before it on and those after it off in both (as each rule was scored), under
+# Rules 108, 111, 113, 114 and 116: chat words, emoji and final marks are each left out in
+# a reading of their own, and each sentence and line read alone, after the earlier ones, so
+# leaving them out never costs a nudge an earlier reading gave. Each switch on against off,
+# the readings before it on and those after it off in both (as each rule was scored), under
 # frames that hold what it reads past (a suite line's final full stop taken off first). A
 # later reading reads what the latest earlier one left, so with it on, an earlier switch
 # can lower the score ("listen go hang yourself!": chat words on 0.313, off 0.364, both
@@ -420,6 +488,17 @@ _LATER_READINGS = [
             "hey, long day. {}!",
             "what? {} lol",
             "{}... ok",
+        ),
+    ),
+    (
+        "threat_lines_alone",
+        (
+            "ok\n{}",
+            "nice game!\n{}",
+            "{}\nsee you",
+            "hey, long day\n{}!",
+            "what?\n{} lol",
+            "{}\nok",
         ),
     ),
 ]

@@ -17,6 +17,16 @@ def test_key_depends_on_model_truncation_and_tokens_and_hides_text() -> None:
     assert "7592" not in k
 
 
+def test_where_lines_start_is_part_of_the_key_of_a_message_of_several() -> None:
+    # "hi⏎you" and "hi you" share token ids, not verdicts (docs/model.md, rule 116).
+    ids = np.array([101, 7632, 2017, 102], dtype=np.int64)
+    one, two = Encoded(ids, False), Encoded(ids, False, (2,))
+    assert one.key_bytes() == ids.astype("<i8").tobytes()  # one line: the ids alone
+    assert cache_key("m@1", 128, one) != cache_key("m@1", 128, two)
+    assert cache_key("m@1", 128, two) == cache_key("m@1", 128, Encoded(ids.copy(), False, (2,)))
+    assert cache_key("m@1", 128, two) != cache_key("m@1", 128, Encoded(ids, False, (3,)))
+
+
 def test_lru_is_bounded_and_evicts_least_recently_used() -> None:
     lru = LocalLRU(3, ttl_s=60)
     for i in range(3):

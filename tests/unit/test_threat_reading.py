@@ -14,15 +14,18 @@ from moderation.threat_reading import (
     EMOJI_SUFFIX,
     FINAL_MARKS_SUFFIX,
     INNER_MENTION_SUFFIX,
+    LINES_SUFFIX,
     MENTION_SUFFIX,
     SENTENCES_SUFFIX,
     STOP_SUFFIX,
     ChatWords,
     FinalMarks,
     Handles,
+    Lines,
     Readings,
     Sentences,
     ThreatReading,
+    TokenKinds,
     model_id,
     past_final_stop,
     without_final_stop,
@@ -321,6 +324,98 @@ def test_a_sentence_ends_only_where_a_token_follows_its_marks() -> None:
     assert sentences.bounds(_ids(HEY, HURT, STOP, STOP)) == []
 
 
+@pytest.mark.parametrize(
+    ("ids", "starts", "expected"),
+    [
+        # One line, or starts that name no line inside the message: none.
+        (_ids(HEY, HURT, YOU), (), []),
+        (_ids(HEY, HURT, YOU), (1,), []),
+        (_ids(HEY, HURT, YOU), (4,), []),
+        # Two lines ("hey⏎hurt you"): the last first; a line's own marks stay with it.
+        (_ids(HEY, HURT, YOU), (2,), [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]]),
+        (
+            _ids(HEY, STOP, HURT, YOU, STOP),
+            (3,),
+            [[CLS, HURT, YOU, STOP, SEP], [CLS, HEY, STOP, SEP]],
+        ),
+        # Five lines: four from the edges in, the middle one never alone.
+        (
+            _ids(HEY, HURT, YOU, SAM, JESS),
+            (2, 3, 4, 5),
+            [[CLS, JESS, SEP], [CLS, HEY, SEP], [CLS, SAM, SEP], [CLS, HURT, SEP]],
+        ),
+        # A line of marks alone holds no word: not read.
+        (_ids(HURT, YOU, BANG, BANG), (3,), [[CLS, HURT, YOU, SEP]]),
+    ],
+)
+def test_each_line_is_read_alone_from_the_edges_in(
+    ids: np.ndarray, starts: tuple[int, ...], expected: list[list[int]]
+) -> None:
+    assert [out.tolist() for out in Lines(TokenKinds(VOCAB)).alone(ids, starts)] == expected
+
+
+@pytest.mark.parametrize(
+    ("ids", "starts", "expected"),
+    [
+        # Asides of at most two words: every line is read.
+        (_ids(HEY, SAM, HURT, YOU), (3,), [[CLS, HURT, YOU, SEP], [CLS, HEY, SAM, SEP]]),
+        # One line longer: only it.
+        (_ids(HEY, HURT, YOU, SAM), (2,), [[CLS, HURT, YOU, SAM, SEP]]),
+        # Two longer: none.
+        (_ids(HEY, SAM, JESS, HURT, YOU, SAM), (4,), []),
+    ],
+)
+def test_beside_asides_only_a_line_with_short_ones_around_it_is_read_alone(
+    ids: np.ndarray, starts: tuple[int, ...], expected: list[list[int]]
+) -> None:
+    lines = Lines(TokenKinds(VOCAB), aside_words=2)
+    assert [out.tolist() for out in lines.alone(ids, starts)] == expected
+
+
+def test_each_line_gets_its_own_further_readings_after_the_whole_messages() -> None:
+    reading = _reading(chat_words=True, sentences=True, lines=True)
+    further = _Scorer([0.0, 0.0, 0.0, 0.02])  # never reaches the threshold: all are read
+    # "hey hurt you.⏎lol" with its line break after the full stop.
+    ids = _ids(HEY, HURT, YOU, STOP, LO, L)
+    reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), further, (5,))
+    assert further.read == [
+        [CLS, HURT, YOU, SEP],  # the whole message past its chat words and the stop left last
+        [CLS, LO, L, SEP],  # the last line as written (only a chat word: nothing further)
+        [CLS, HEY, HURT, YOU, STOP, SEP],  # the first line as written
+        [CLS, HEY, HURT, YOU, SEP],  # its own readings: past its full stop
+        [CLS, HURT, YOU, SEP],  # past its chat word
+    ]
+    # The same message without its line break: only the whole message's readings.
+    once = _Scorer([0.0, 0.0, 0.0, 0.02])
+    reading.apply(ids, False, np.array([0.0, 0.0, 0.0, 0.01]), once)
+    assert once.read == further.read[:1]
+    # Lines off: the line starts change nothing.
+    off = _Scorer([0.0, 0.0, 0.0, 0.02])
+    _reading(chat_words=True, sentences=True).apply(
+        ids, False, np.array([0.0, 0.0, 0.0, 0.01]), off, (5,)
+    )
+    assert off.read == further.read[:1]
+
+
+def test_a_line_that_crosses_the_threshold_ends_the_readings() -> None:
+    reading = _reading(lines=True)
+
+    class _Line(_Scorer):
+        def __call__(self, ids: np.ndarray) -> np.ndarray:
+            super().__call__(ids)
+            return np.array([0.9, 0.9, 0.9, 0.6 if ids.tolist() == [CLS, HURT, YOU, SEP] else 0.0])
+
+    scorer = _Line([0.0] * 4)
+    first = np.array([0.1, 0.1, 0.1, 0.05])
+    out = reading.apply(_ids(HEY, HURT, YOU), False, first, scorer, (2,))
+    assert out.tolist() == [0.1, 0.1, 0.1, 0.6]
+    assert scorer.read == [[CLS, HURT, YOU, SEP]]  # the last line first; the first not read
+    # Cut to fit: no line is read (its last line is not the message's).
+    cut = _Line([0.0] * 4)
+    assert reading.apply(_ids(HEY, HURT, YOU), True, first, cut, (2,)).tolist() == first.tolist()
+    assert cut.read == []
+
+
 def _reading(
     threshold: float = 0.28,
     *,
@@ -332,10 +427,19 @@ def _reading(
     final_marks: bool = False,
     sentences: bool = False,
     floor: float = 0.0,
+    lines: bool = False,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
     readings = Readings(
-        full_stop, mentions, inner_mentions, chat_words, emoji, final_marks, sentences, floor
+        full_stop,
+        mentions,
+        inner_mentions,
+        chat_words,
+        emoji,
+        final_marks,
+        sentences,
+        floor,
+        lines=lines,
     )
     reading = ThreatReading.for_model(LABELS, thresholds, VOCAB, readings, _spell)
     assert reading is not None
@@ -558,7 +662,7 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     None
 ):
     two = np.array([0.5, 0.5])
-    every = Readings(True, True, True, True, True, True, True)
+    every = Readings(True, True, True, True, True, True, True, lines=True)
     assert ThreatReading.for_model(("toxic", "insult"), two, VOCAB, every) is None
     assert ThreatReading.for_model(LABELS, np.array([0.5] * 4), VOCAB, Readings()) is None
     assert model_id("m@1", ("toxic", "insult"), every) == "m@1"
@@ -576,6 +680,7 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
         + EMOJI_SUFFIX
         + FINAL_MARKS_SUFFIX
         + SENTENCES_SUFFIX
+        + LINES_SUFFIX
     )
     assert model_id("m@1", LABELS, Readings(emoji=True)) == "m@1" + EMOJI_SUFFIX
     assert model_id("m@1", LABELS, Readings(final_marks=True)) == "m@1" + FINAL_MARKS_SUFFIX
@@ -583,8 +688,11 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     asides = Readings(sentences=True, aside_words=5)
     assert model_id("m@1", LABELS, asides) == "m@1" + SENTENCES_SUFFIX + ":5"
     assert model_id("m@1", LABELS, Readings(aside_words=5)) == "m@1"
+    assert model_id("m@1", LABELS, Readings(lines=True)) == "m@1" + LINES_SUFFIX
+    both = Readings(sentences=True, aside_words=5, lines=True)
+    assert model_id("m@1", LABELS, both) == "m@1" + SENTENCES_SUFFIX + ":5" + LINES_SUFFIX + ":5"
     # A floor is named where a reading is on, and only there.
-    floored = Readings(True, True, True, True, True, True, True, 0.005)
+    floored = Readings(True, True, True, True, True, True, True, 0.005, lines=True)
     assert (
         model_id("m@1", LABELS, floored) == model_id("m@1", LABELS, every) + "+threat-floor:0.005"
     )
@@ -592,9 +700,10 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", ("toxic", "insult"), floored) == "m@1"
     # Every reading on or off names a model id of its own.
     ids = {
-        model_id("m@1", LABELS, Readings(*on)) for on in itertools.product((False, True), repeat=7)
+        model_id("m@1", LABELS, Readings(*on[:7], lines=on[7]))
+        for on in itertools.product((False, True), repeat=8)
     }
-    assert len(ids) == 128
+    assert len(ids) == 256
 
 
 @pytest.mark.parametrize("readings", [Readings(chat_words=True), Readings(emoji=True)])
