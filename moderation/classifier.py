@@ -268,9 +268,9 @@ class Classifier:
             ]
         )
         # The threat head's further readings, past a final full stop, mentions, chat words,
-        # emoji and final marks, and each sentence alone (moderation/threat_reading.py,
-        # rules 102-115); the id says
-        # which, before the screen's part of it.
+        # emoji and final marks, and each sentence and each line alone
+        # (moderation/threat_reading.py, rules 102-116); the id says which, before the
+        # screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
             self.labels,
@@ -555,7 +555,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``second_reading=False`` reads it as written even where the threat head would
-        read it again (rules 102-115; for the benchmark that compares the two).
+        read it again (rules 102-116; for the benchmark that compares the two).
         """
         row, alone = self._scores_ids(encoded.ids)
         if not second_reading:
@@ -613,7 +613,7 @@ class Classifier:
 
     @property
     def threat_reads_further(self) -> bool:
-        """Whether the threat head reads any message more than once (rules 102-115)."""
+        """Whether the threat head reads any message more than once (rules 102-116)."""
         return self._threat_reading is not None
 
     @property

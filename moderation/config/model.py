@@ -165,8 +165,10 @@ class ClassifierSettings:
     threat_sentence_aside_words: int = DEFAULT_THREAT_SENTENCE_ASIDE_WORDS
     # ... and each line of a message alone, as a message of its own with its own further
     # readings ("thanks for the help⏎i will end you"), beside asides of as many words (rule
-    # 116 in docs/model.md; off until scored).
-    threat_lines_alone: bool = False
+    # 116 in docs/model.md, which it passed: threats lost to ten line-break frames 476 ->
+    # 96 in the pair, no suite or validation line moved, chitchat turns of several lines
+    # 24 more nudged of 62,492; bench chat p50 1.03x, multi-line turns 1.12x).
+    threat_lines_alone: bool = True
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further

@@ -45,7 +45,7 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
 
 
 # Switches on by default, each turned off by its variable: ASCII text tokenized in Python,
-# and the threat head's further readings (docs/model.md, rules 102-115).
+# and the threat head's further readings (docs/model.md, rules 102-116).
 _ON_BY_DEFAULT = [
     ("ASCII_WORDPIECE", "ascii_wordpiece"),
     ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
@@ -55,6 +55,7 @@ _ON_BY_DEFAULT = [
     ("THREAT_PAST_EMOJI", "threat_past_emoji"),
     ("THREAT_PAST_FINAL_MARKS", "threat_past_final_marks"),
     ("THREAT_SENTENCES_ALONE", "threat_sentences_alone"),
+    ("THREAT_LINES_ALONE", "threat_lines_alone"),
 ]
 
 
@@ -67,15 +68,6 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
 ) -> None:
     env = {} if raw is None else {f"MODERATION_{variable}": raw}
     assert getattr(classifier_settings(Source(env)), field) is expected
-
-
-@pytest.mark.parametrize(("raw", "expected"), [(None, False), ("1", True), ("off", False)])
-def test_the_threat_head_reads_each_line_alone_only_when_turned_on(
-    raw: str | None, expected: bool
-) -> None:
-    # Rule 116's reading, off until scored.
-    env = {} if raw is None else {"MODERATION_THREAT_LINES_ALONE": raw}
-    assert classifier_settings(Source(env)).threat_lines_alone is expected
 
 
 @pytest.mark.parametrize(("raw", "expected"), [(None, 0.0001), ("0", 0.0), ("0.005", 0.005)])
