@@ -46,6 +46,7 @@ EMOJI_SUFFIX = "+threat-past-emoji"
 FINAL_MARKS_SUFFIX = "+threat-past-marks"
 SENTENCES_SUFFIX = "+threat-sentences"
 LINES_SUFFIX = "+threat-lines"
+EMOJI_SENTENCES_SUFFIX = "+threat-emoji-sentences"
 ASIDE_SUFFIX = ":{}"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
@@ -80,8 +81,9 @@ class Readings:
     rest of a message around each sentence (rule 114, a reading of each sentence alone,
     only beside asides of at most ``aside_words`` words, rule 115, where that is above 0),
     the rest of a message around each line (rule 116, a reading of each line alone and of
-    its own further readings, beside asides of as many words); and the first threat score
-    under which none is made (``floor``, rules 109-110)."""
+    its own further readings, beside asides of as many words), an emoji between words as
+    the end of a sentence (rule 117, ``sentence_emoji``, where sentences are read alone);
+    and the first threat score under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
     mentions: bool = False
@@ -93,6 +95,7 @@ class Readings:
     floor: float = 0.0
     aside_words: int = 0
     lines: bool = False
+    sentence_emoji: bool = False
 
     @classmethod
     def of(cls, settings: ReadingSwitches) -> Readings:
@@ -108,6 +111,7 @@ class Readings:
             settings.threat_reading_floor,
             settings.threat_sentence_aside_words,
             settings.threat_lines_alone,
+            settings.threat_sentences_past_emoji,
         )
 
     @property
@@ -138,6 +142,7 @@ class Readings:
             + (FINAL_MARKS_SUFFIX if self.final_marks else "")
             + (SENTENCES_SUFFIX if self.sentences else "")
             + (ASIDE_SUFFIX.format(self.aside_words) if self.sentences and self.aside_words else "")
+            + (EMOJI_SENTENCES_SUFFIX if self.sentences and self.sentence_emoji else "")
             + (LINES_SUFFIX if self.lines else "")
             + (ASIDE_SUFFIX.format(self.aside_words) if self.lines and self.aside_words else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
@@ -235,27 +240,34 @@ class Sentences:
     and only where it holds a word; at most ``MOST_SENTENCES``, from the edges in. With
     ``aside_words`` above 0, a sentence is read alone only where every other one holds at
     most that many words (rule 115): a threat beside short asides, not a clause of a
-    longer message."""
+    longer message. With ``emoji``, a run of emoji (the unknown token) ends one too, alone
+    or among the marks, and a closing run that holds one is read past (rule 117)."""
 
     def __init__(
-        self, vocab: Mapping[str, int], kinds: TokenKinds | None = None, aside_words: int = 0
+        self,
+        vocab: Mapping[str, int],
+        kinds: TokenKinds | None = None,
+        aside_words: int = 0,
+        emoji: bool = False,
     ) -> None:
         self.kinds = kinds if kinds is not None else TokenKinds(vocab)
         self.aside_words = aside_words
         # A sentence's closing run is read past as a message's final one is (rule 113).
         self.closing = FinalMarks(vocab, self.kinds)
+        self.emoji = vocab.get(UNKNOWN, -1) if emoji else -1
+        self.ends = self.closing.marks | ({self.emoji} if self.emoji >= 0 else set())
 
     def bounds(self, ids: np.ndarray) -> list[tuple[int, int]]:
         """Where each sentence of ``[CLS] ... [SEP]`` starts and ends (its closing marks
-        with it); none where there are fewer than two."""
+        and emoji with it); none where there are fewer than two."""
         end = ids.shape[0] - 1  # [SEP]
         out: list[tuple[int, int]] = []
         start = j = 1
         while j < end:
-            if int(ids[j]) not in self.closing.marks:
+            if int(ids[j]) not in self.ends:
                 j += 1
                 continue
-            while j < end and int(ids[j]) in self.closing.marks:
+            while j < end and int(ids[j]) in self.ends:
                 j += 1
             if j < end:
                 out.append((start, j))
@@ -268,11 +280,13 @@ class Sentences:
     def _alone(self, ids: np.ndarray, start: int, stop: int) -> np.ndarray | None:
         """``[CLS]``, the sentence ``ids[start:stop]`` (without its closing run where that
         is read past), ``[SEP]``; None where it holds no word."""
-        k = self.closing.run_start(ids, start, stop)
+        k = stop
+        while k > start and int(ids[k - 1]) in self.ends:
+            k -= 1
         if not self.kinds.any_word(ids[start:k]):
             return None
         run = ids[k:stop].tolist()
-        past = run == [self.closing.stop] or self.closing.reads_past(run)
+        past = run == [self.closing.stop] or self.closing.reads_past(run) or self.emoji in run
         return np.concatenate([ids[:1], ids[start : k if past else stop], ids[-1:]])
 
     def alone(self, ids: np.ndarray) -> Iterator[np.ndarray]:
@@ -535,7 +549,9 @@ class ThreatReading:
             if readings.emoji:
                 emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
         marks = FinalMarks(vocab, kinds) if readings.final_marks else None
-        sentences = Sentences(vocab, kinds, readings.aside_words) if readings.sentences else None
+        sentences = None
+        if readings.sentences:
+            sentences = Sentences(vocab, kinds, readings.aside_words, readings.sentence_emoji)
         lines = Lines(kinds, readings.aside_words) if readings.lines else None
         return cls(
             column,

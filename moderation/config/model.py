@@ -49,6 +49,7 @@ THREAT_READING_SETTINGS = (
     "threat_sentences_alone",
     "threat_sentence_aside_words",
     "threat_lines_alone",
+    "threat_sentences_past_emoji",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
@@ -91,6 +92,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_lines_alone(self) -> bool: ...
+
+    @property
+    def threat_sentences_past_emoji(self) -> bool: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -169,6 +173,9 @@ class ClassifierSettings:
     # 96 in the pair, no suite or validation line moved, chitchat turns of several lines
     # 24 more nudged of 62,492; bench chat p50 1.03x, multi-line turns 1.12x).
     threat_lines_alone: bool = True
+    # ... with an emoji between words as the end of a sentence, read past ("thanks for the
+    # help 🙂 i will end you"; rule 117 in docs/model.md; off until scored).
+    threat_sentences_past_emoji: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -227,6 +234,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ),
         threat_lines_alone=src.boolean(
             "THREAT_LINES_ALONE", ClassifierSettings().threat_lines_alone
+        ),
+        threat_sentences_past_emoji=src.boolean(
+            "THREAT_SENTENCES_PAST_EMOJI", ClassifierSettings().threat_sentences_past_emoji
         ),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True

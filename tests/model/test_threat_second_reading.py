@@ -19,6 +19,7 @@ from moderation.config.model import DEFAULT_THREAT_SENTENCE_ASIDE_WORDS as ASIDE
 from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    EMOJI_SENTENCES_SUFFIX,
     EMOJI_SUFFIX,
     FINAL_MARKS_SUFFIX,
     FLOOR_SUFFIX,
@@ -40,7 +41,8 @@ from moderation.threat_reading import (
 # full stop, a mention (opening, after a greeting, at the end), a greeting or a laugh, an
 # emoji or an emoticon, a final "!" or "?!", a sentence of chat before or after, violent
 # words in chat, plain chat, an ellipsis, an address, a mention alone, a message cut to fit,
-# a threat with a line of chat before or after it, and chat over two lines.
+# a threat with a line of chat before or after it, chat over two lines, a threat beside
+# chat with an emoji between, and chat with one between.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -82,6 +84,8 @@ TEXTS = [
     "i will find you and hurt you\nsee you tomorrow lol",
     "see you tomorrow\nbring snacks!",
     "this boss fight killed me\nso hard",
+    "thanks for the help 🙂 i will end you",
+    "good morning 🌞 have a nice day",
 ]
 
 
@@ -99,6 +103,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_final_marks=False,
             threat_sentences_alone=False,
             threat_lines_alone=False,
+            threat_sentences_past_emoji=False,
         )
     )
     on = Classifier(
@@ -112,6 +117,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_past_final_marks=True,
             threat_sentences_alone=True,
             threat_lines_alone=True,
+            threat_sentences_past_emoji=True,
         )
     )
     return off, on
@@ -153,7 +159,7 @@ def _further(off: Classifier, ids: np.ndarray, threat: float) -> float:
     under the threshold: without its mentions and final full stop, then without its chat
     words (and a full stop they left last), then without its emoji and emoticons, then
     without a final run of exclamation marks or an ellipsis, then each sentence of the
-    latest of those alone, beside short asides."""
+    latest of those alone, beside short asides (an emoji between words ending one too)."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
 
@@ -176,7 +182,7 @@ def _further(off: Classifier, ids: np.ndarray, threat: float) -> float:
     latest = next((r for r in (fourth, third) if r is not None), second)
     fifth = FinalMarks(off.vocabulary()).without(latest)
     read(fifth)
-    sentences = Sentences(off.vocabulary(), aside_words=ASIDES)
+    sentences = Sentences(off.vocabulary(), aside_words=ASIDES, emoji=True)
     for sentence in sentences.alone(latest if fifth is None else fifth):
         read(sentence)
     return threat
@@ -209,6 +215,7 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(c.endswith(("!", "?!")) for c in crossed), crossed
     assert any(". " in c or "! " in c for c in crossed), crossed
     assert any("\n" in c for c in crossed), crossed
+    assert any("🙂 i" in c for c in crossed), crossed
 
 
 def test_under_the_floor_a_message_is_read_once_as_written(
@@ -223,6 +230,8 @@ def test_under_the_floor_a_message_is_read_once_as_written(
         threat_past_emoji=True,
         threat_past_final_marks=True,
         threat_sentences_alone=True,
+        threat_lines_alone=True,
+        threat_sentences_past_emoji=True,
     )
     floored = Classifier(replace(every_reading, threat_reading_floor=high))
     unfloored = Classifier(replace(every_reading, threat_reading_floor=0.0))
@@ -281,6 +290,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         + FINAL_MARKS_SUFFIX
         + SENTENCES_SUFFIX
         + f":{ASIDES}"
+        + EMOJI_SENTENCES_SUFFIX
         + LINES_SUFFIX
         + f":{ASIDES}"
     )
@@ -294,6 +304,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         "threat_past_final_marks",
         "threat_sentences_alone",
         "threat_lines_alone",
+        "threat_sentences_past_emoji",
     )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
@@ -315,6 +326,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_sentences_alone=c.threat_sentences_alone,
             threat_sentence_aside_words=c.threat_sentence_aside_words,
             threat_lines_alone=c.threat_lines_alone,
+            threat_sentences_past_emoji=c.threat_sentences_past_emoji,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
@@ -462,16 +474,16 @@ def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
         assert reader.without(off.encode(text).ids) is None, text
 
 
-# Rules 108, 111, 113, 114 and 116: chat words, emoji and final marks are each left out in
-# a reading of their own, and each sentence and line read alone, after the earlier ones, so
-# leaving them out never costs a nudge an earlier reading gave. Each switch on against off,
-# the readings before it on and those after it off in both (as each rule was scored), under
-# frames that hold what it reads past (a suite line's final full stop taken off first). A
-# later reading reads what the latest earlier one left, so with it on, an earlier switch
-# can lower the score ("listen go hang yourself!": chat words on 0.313, off 0.364, both
-# over the threshold); how often that moves a decision was counted after rule 113
-# (docs/model.md): 7 of 133,623 for the chat words, 1 for the full stop, none for the
-# emoji.
+# Rules 108, 111, 113, 114, 116 and 117: chat words, emoji and final marks are each left out
+# in a reading of their own, each sentence and line read alone (an emoji between words
+# ending a sentence), after the earlier ones, so leaving them out never costs a nudge an
+# earlier reading gave. Each switch on against off, the readings before it on and those
+# after it off in both (as each rule was scored), under frames that hold what it reads
+# past (a suite line's final full stop taken off first). A later reading reads what the
+# latest earlier one left, so with it on, an earlier switch can lower the score ("listen
+# go hang yourself!": chat words on 0.313, off 0.364, both over the threshold); how often
+# that moves a decision was counted after rule 113 (docs/model.md): 7 of 133,623 for the
+# chat words, 1 for the full stop, none for the emoji.
 _LATER_READINGS = [
     (
         "threat_past_chat_words",
@@ -499,6 +511,17 @@ _LATER_READINGS = [
             "hey, long day\n{}!",
             "what?\n{} lol",
             "{}\nok",
+        ),
+    ),
+    (
+        "threat_sentences_past_emoji",
+        (
+            "ok 🙂 {}",
+            "nice game 👍 {}",
+            "{} 😡 see you",
+            "hey, long day 😩 {}!",
+            "what? 🤔 {}",
+            "{} 💀 ok",
         ),
     ),
 ]

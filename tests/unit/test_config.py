@@ -70,6 +70,15 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
     assert getattr(classifier_settings(Source(env)), field) is expected
 
 
+@pytest.mark.parametrize(("raw", "expected"), [(None, False), ("1", True), ("off", False)])
+def test_an_emoji_ends_a_sentence_read_alone_only_when_turned_on(
+    raw: str | None, expected: bool
+) -> None:
+    # Rule 117's reading, off until scored.
+    env = {} if raw is None else {"MODERATION_THREAT_SENTENCES_PAST_EMOJI": raw}
+    assert classifier_settings(Source(env)).threat_sentences_past_emoji is expected
+
+
 @pytest.mark.parametrize(("raw", "expected"), [(None, 0.0001), ("0", 0.0), ("0.005", 0.005)])
 def test_the_threat_reading_floor_reads_a_share(raw: str | None, expected: float) -> None:
     env = {} if raw is None else {"MODERATION_THREAT_READING_FLOOR": raw}

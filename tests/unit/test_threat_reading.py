@@ -11,6 +11,7 @@ import pytest
 
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    EMOJI_SENTENCES_SUFFIX,
     EMOJI_SUFFIX,
     FINAL_MARKS_SUFFIX,
     INNER_MENTION_SUFFIX,
@@ -315,6 +316,41 @@ def test_beside_asides_only_a_sentence_with_short_ones_around_it_is_read_alone(
     ids: np.ndarray, expected: list[list[int]]
 ) -> None:
     assert [out.tolist() for out in Sentences(VOCAB, aside_words=2).alone(ids)] == expected
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected", "off"),
+    [
+        # "hey 😂 hurt you": the emoji ends the first sentence and is left out; off (rules
+        # 114-115) it is part of one sentence.
+        (_ids(HEY, UNK, HURT, YOU), [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]], []),
+        # Among marks, a run that holds an emoji is left out, a question's "?" with it.
+        (
+            _ids(HEY, QUERY, UNK, HURT, YOU),
+            [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]],
+            [[CLS, UNK, HURT, YOU, SEP], [CLS, HEY, QUERY, SEP]],
+        ),
+        (
+            _ids(HURT, YOU, UNK, BANG, SAM),
+            [[CLS, SAM, SEP], [CLS, HURT, YOU, SEP]],
+            [[CLS, SAM, SEP], [CLS, HURT, YOU, UNK, SEP]],
+        ),
+        # Without an emoji the marks are read as before: "?" stays.
+        (
+            _ids(HEY, QUERY, HURT, YOU),
+            [[CLS, HURT, YOU, SEP], [CLS, HEY, QUERY, SEP]],
+            [[CLS, HURT, YOU, SEP], [CLS, HEY, QUERY, SEP]],
+        ),
+        # An emoji that opens or ends the message ends no sentence with a word before it.
+        (_ids(UNK, HURT, YOU), [[CLS, HURT, YOU, SEP]], []),
+        (_ids(HURT, YOU, UNK), [], []),
+    ],
+)
+def test_an_emoji_between_words_ends_a_sentence_where_that_is_on(
+    ids: np.ndarray, expected: list[list[int]], off: list[list[int]]
+) -> None:
+    assert [out.tolist() for out in Sentences(VOCAB, emoji=True).alone(ids)] == expected
+    assert [out.tolist() for out in Sentences(VOCAB).alone(ids)] == off
 
 
 def test_a_sentence_ends_only_where_a_token_follows_its_marks() -> None:
@@ -689,6 +725,12 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", LABELS, asides) == "m@1" + SENTENCES_SUFFIX + ":5"
     assert model_id("m@1", LABELS, Readings(aside_words=5)) == "m@1"
     assert model_id("m@1", LABELS, Readings(lines=True)) == "m@1" + LINES_SUFFIX
+    # An emoji ends a sentence only where sentences are read alone, and says so there.
+    emoji = Readings(sentences=True, aside_words=5, sentence_emoji=True)
+    assert (
+        model_id("m@1", LABELS, emoji) == "m@1" + SENTENCES_SUFFIX + ":5" + EMOJI_SENTENCES_SUFFIX
+    )
+    assert model_id("m@1", LABELS, Readings(sentence_emoji=True)) == "m@1"
     both = Readings(sentences=True, aside_words=5, lines=True)
     assert model_id("m@1", LABELS, both) == "m@1" + SENTENCES_SUFFIX + ":5" + LINES_SUFFIX + ":5"
     # A floor is named where a reading is on, and only there.
