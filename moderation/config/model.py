@@ -174,8 +174,10 @@ class ClassifierSettings:
     # 24 more nudged of 62,492; bench chat p50 1.03x, multi-line turns 1.12x).
     threat_lines_alone: bool = True
     # ... with an emoji between words as the end of a sentence, read past ("thanks for the
-    # help 🙂 i will end you"; rule 117 in docs/model.md; off until scored).
-    threat_sentences_past_emoji: bool = False
+    # help 🙂 i will end you"; rule 117 in docs/model.md, which it passed: threats lost to
+    # ten emoji frames 639 -> 158 in the pair, no suite, validation, training-split or
+    # chitchat line moved; bench chat p50 0.95x).
+    threat_sentences_past_emoji: bool = True
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further

@@ -45,7 +45,7 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
 
 
 # Switches on by default, each turned off by its variable: ASCII text tokenized in Python,
-# and the threat head's further readings (docs/model.md, rules 102-116).
+# and the threat head's further readings (docs/model.md, rules 102-117).
 _ON_BY_DEFAULT = [
     ("ASCII_WORDPIECE", "ascii_wordpiece"),
     ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
@@ -56,6 +56,7 @@ _ON_BY_DEFAULT = [
     ("THREAT_PAST_FINAL_MARKS", "threat_past_final_marks"),
     ("THREAT_SENTENCES_ALONE", "threat_sentences_alone"),
     ("THREAT_LINES_ALONE", "threat_lines_alone"),
+    ("THREAT_SENTENCES_PAST_EMOJI", "threat_sentences_past_emoji"),
 ]
 
 
@@ -68,15 +69,6 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
 ) -> None:
     env = {} if raw is None else {f"MODERATION_{variable}": raw}
     assert getattr(classifier_settings(Source(env)), field) is expected
-
-
-@pytest.mark.parametrize(("raw", "expected"), [(None, False), ("1", True), ("off", False)])
-def test_an_emoji_ends_a_sentence_read_alone_only_when_turned_on(
-    raw: str | None, expected: bool
-) -> None:
-    # Rule 117's reading, off until scored.
-    env = {} if raw is None else {"MODERATION_THREAT_SENTENCES_PAST_EMOJI": raw}
-    assert classifier_settings(Source(env)).threat_sentences_past_emoji is expected
 
 
 @pytest.mark.parametrize(("raw", "expected"), [(None, 0.0001), ("0", 0.0), ("0.005", 0.005)])
