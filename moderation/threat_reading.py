@@ -208,11 +208,14 @@ class FinalMarks:
         self.stop = vocab.get(STOP, -1)
         self.marks = {vocab[m] for m in (BANG, STOP, QUERY) if m in vocab}
 
-    def run_start(self, ids: np.ndarray, start: int, stop: int) -> int:
-        """Where the run of marks that ends ``ids[start:stop]`` starts (``stop`` where it
-        ends in none)."""
+    def run_start(
+        self, ids: np.ndarray, start: int, stop: int, ends: frozenset[int] | set[int] | None = None
+    ) -> int:
+        """Where the run of marks (or of ``ends``) that ends ``ids[start:stop]`` starts
+        (``stop`` where it ends in none)."""
+        tokens = self.marks if ends is None else ends
         k = stop
-        while k > start and int(ids[k - 1]) in self.marks:
+        while k > start and int(ids[k - 1]) in tokens:
             k -= 1
         return k
 
@@ -280,9 +283,7 @@ class Sentences:
     def _alone(self, ids: np.ndarray, start: int, stop: int) -> np.ndarray | None:
         """``[CLS]``, the sentence ``ids[start:stop]`` (without its closing run where that
         is read past), ``[SEP]``; None where it holds no word."""
-        k = stop
-        while k > start and int(ids[k - 1]) in self.ends:
-            k -= 1
+        k = self.closing.run_start(ids, start, stop, self.ends)
         if not self.kinds.any_word(ids[start:k]):
             return None
         run = ids[k:stop].tolist()
