@@ -266,7 +266,7 @@ def measure_family(
                     "e-screen-written",
                     "(e-screen), but the threat head reads every message as written, never "
                     "a second time past a final full stop, mentions, chat words, emoji or final "
-                    "marks, nor sentence by sentence (as until 2026-12-06)",
+                    "marks, nor sentence by sentence or line by line (as until 2026-12-06)",
                     2,
                     lambda text: pair.scores(pair.encode(text), second_reading=False),
                     len(texts),
