@@ -209,7 +209,7 @@ class FinalMarks:
         self.marks = {vocab[m] for m in (BANG, STOP, QUERY) if m in vocab}
 
     def run_start(
-        self, ids: np.ndarray, start: int, stop: int, ends: frozenset[int] | set[int] | None = None
+        self, ids: np.ndarray, start: int, stop: int, ends: set[int] | None = None
     ) -> int:
         """Where the run of marks (or of ``ends``) that ends ``ids[start:stop]`` starts
         (``stop`` where it ends in none)."""
@@ -492,7 +492,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-116 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-117 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(

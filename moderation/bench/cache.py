@@ -171,10 +171,11 @@ def main(argv: list[str] | None = None) -> int:
     ns = p.parse_args(argv)
     ns.out.mkdir(parents=True, exist_ok=True)
     model = load_classifier(ClassifierSettings(threads=ns.threads))
-    # Unique by token ids: "Hi" and "hi" are one cache entry, so one of them goes.
+    # Unique by what the cache key reads (token ids, and where lines start): "Hi" and "hi"
+    # are one cache entry, so one of them goes.
     by_tokens: dict[bytes, str] = {}
     for t in chat_messages(ns.messages * 3, 0.0, 5):
-        by_tokens.setdefault(model[0].encode(t).ids.tobytes(), t)
+        by_tokens.setdefault(model[0].encode(t).key_bytes(), t)
     pool = list(by_tokens.values())
     rng = random.Random(5)
     with EmbeddedRedis() as redis_server:
