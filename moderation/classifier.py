@@ -299,7 +299,7 @@ class Classifier:
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
             "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
             "past final marks: %s, each sentence alone: %s (beside asides of up to %d "
-            "words; an emoji ends one: %s), each line alone: %s, none under %g",
+            "words; an emoji ends one: %s, a comma: %s), each line alone: %s, none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -321,6 +321,7 @@ class Classifier:
             "yes" if self.threat_sentences_alone else "no",
             self.threat_sentence_aside_words,
             "yes" if self.threat_sentences_past_emoji else "no",
+            "yes" if self.threat_sentences_past_commas else "no",
             "yes" if self.threat_lines_alone else "no",
             self.threat_reading_floor,
         )
@@ -674,6 +675,11 @@ class Classifier:
         """Whether an emoji between words ends a sentence the threat head reads alone
         (rule 117)."""
         return self._readings.sentences and self._readings.sentence_emoji
+
+    @property
+    def threat_sentences_past_commas(self) -> bool:
+        """Whether a comma ends a sentence the threat head reads alone (rule 118)."""
+        return self._readings.sentences and self._readings.sentence_commas
 
     @property
     def threat_reading_floor(self) -> float:

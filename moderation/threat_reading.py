@@ -5,7 +5,8 @@ laughs (rules 106-108), in a fourth past the emoji and emoticons at its edges (r
 111-112), in a fifth past a final run of exclamation marks or an ellipsis (rule 113) and,
 sentence by sentence, in readings of each sentence alone beside short asides (rules
 114-115), and line by line, each line read as a message of its own beside short asides
-(rule 116); none under a floor on the first threat score (rules 109-110).
+(rule 116), a sentence ending at an emoji (rule 117) or a comma (rule 118) too; none
+under a floor on the first threat score (rules 109-110).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
@@ -47,9 +48,11 @@ FINAL_MARKS_SUFFIX = "+threat-past-marks"
 SENTENCES_SUFFIX = "+threat-sentences"
 LINES_SUFFIX = "+threat-lines"
 EMOJI_SENTENCES_SUFFIX = "+threat-emoji-sentences"
+COMMA_SENTENCES_SUFFIX = "+threat-comma-sentences"
 ASIDE_SUFFIX = ":{}"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
+COMMA = ","
 AT = "@"
 UNDERSCORE = "_"
 # Chat's opening words, each with any of its marks after it, and its closing laughs,
@@ -82,8 +85,9 @@ class Readings:
     only beside asides of at most ``aside_words`` words, rule 115, where that is above 0),
     the rest of a message around each line (rule 116, a reading of each line alone and of
     its own further readings, beside asides of as many words), an emoji between words as
-    the end of a sentence (rule 117, ``sentence_emoji``, where sentences are read alone);
-    and the first threat score under which none is made (``floor``, rules 109-110)."""
+    the end of a sentence (rule 117, ``sentence_emoji``, where sentences are read alone),
+    a comma as the end of one too (rule 118, ``sentence_commas``, likewise); and the first
+    threat score under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
     mentions: bool = False
@@ -96,6 +100,7 @@ class Readings:
     aside_words: int = 0
     lines: bool = False
     sentence_emoji: bool = False
+    sentence_commas: bool = False
 
     @classmethod
     def of(cls, settings: ReadingSwitches) -> Readings:
@@ -112,6 +117,7 @@ class Readings:
             settings.threat_sentence_aside_words,
             settings.threat_lines_alone,
             settings.threat_sentences_past_emoji,
+            settings.threat_sentences_past_commas,
         )
 
     @property
@@ -143,6 +149,7 @@ class Readings:
             + (SENTENCES_SUFFIX if self.sentences else "")
             + (ASIDE_SUFFIX.format(self.aside_words) if self.sentences and self.aside_words else "")
             + (EMOJI_SENTENCES_SUFFIX if self.sentences and self.sentence_emoji else "")
+            + (COMMA_SENTENCES_SUFFIX if self.sentences and self.sentence_commas else "")
             + (LINES_SUFFIX if self.lines else "")
             + (ASIDE_SUFFIX.format(self.aside_words) if self.lines and self.aside_words else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
@@ -244,7 +251,8 @@ class Sentences:
     ``aside_words`` above 0, a sentence is read alone only where every other one holds at
     most that many words (rule 115): a threat beside short asides, not a clause of a
     longer message. With ``emoji``, a run of emoji (the unknown token) ends one too, alone
-    or among the marks, and a closing run that holds one is read past (rule 117)."""
+    or among the marks, and a closing run that holds one is read past (rule 117); with
+    ``commas``, a run of commas likewise (rule 118)."""
 
     def __init__(
         self,
@@ -252,13 +260,17 @@ class Sentences:
         kinds: TokenKinds | None = None,
         aside_words: int = 0,
         emoji: bool = False,
+        commas: bool = False,
     ) -> None:
         self.kinds = kinds if kinds is not None else TokenKinds(vocab)
         self.aside_words = aside_words
         # A sentence's closing run is read past as a message's final one is (rule 113).
         self.closing = FinalMarks(vocab, self.kinds)
         self.emoji = vocab.get(UNKNOWN, -1) if emoji else -1
-        self.ends = self.closing.marks | ({self.emoji} if self.emoji >= 0 else set())
+        self.comma = vocab.get(COMMA, -1) if commas else -1
+        # Tokens a closing run that holds one is read past by (rules 117-118).
+        self.past = {t for t in (self.emoji, self.comma) if t >= 0}
+        self.ends = self.closing.marks | self.past
 
     def bounds(self, ids: np.ndarray) -> list[tuple[int, int]]:
         """Where each sentence of ``[CLS] ... [SEP]`` starts and ends (its closing marks
@@ -287,7 +299,11 @@ class Sentences:
         if not self.kinds.any_word(ids[start:k]):
             return None
         run = ids[k:stop].tolist()
-        past = run == [self.closing.stop] or self.closing.reads_past(run) or self.emoji in run
+        past = (
+            run == [self.closing.stop]
+            or self.closing.reads_past(run)
+            or not self.past.isdisjoint(run)
+        )
         return np.concatenate([ids[:1], ids[start : k if past else stop], ids[-1:]])
 
     def alone(self, ids: np.ndarray) -> Iterator[np.ndarray]:
@@ -492,7 +508,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-117 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-118 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(
@@ -552,7 +568,13 @@ class ThreatReading:
         marks = FinalMarks(vocab, kinds) if readings.final_marks else None
         sentences = None
         if readings.sentences:
-            sentences = Sentences(vocab, kinds, readings.aside_words, readings.sentence_emoji)
+            sentences = Sentences(
+                vocab,
+                kinds,
+                readings.aside_words,
+                readings.sentence_emoji,
+                readings.sentence_commas,
+            )
         lines = Lines(kinds, readings.aside_words) if readings.lines else None
         return cls(
             column,

@@ -50,6 +50,7 @@ THREAT_READING_SETTINGS = (
     "threat_sentence_aside_words",
     "threat_lines_alone",
     "threat_sentences_past_emoji",
+    "threat_sentences_past_commas",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
@@ -95,6 +96,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_sentences_past_emoji(self) -> bool: ...
+
+    @property
+    def threat_sentences_past_commas(self) -> bool: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -178,6 +182,9 @@ class ClassifierSettings:
     # ten emoji frames 639 -> 158 in the pair, no suite, validation, training-split or
     # chitchat line moved; bench chat p50 0.95x).
     threat_sentences_past_emoji: bool = True
+    # ... and a comma too ("thanks for the help, i will end you"; rule 118 in
+    # docs/model.md, not yet scored: off until it is).
+    threat_sentences_past_commas: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -239,6 +246,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ),
         threat_sentences_past_emoji=src.boolean(
             "THREAT_SENTENCES_PAST_EMOJI", ClassifierSettings().threat_sentences_past_emoji
+        ),
+        threat_sentences_past_commas=src.boolean(
+            "THREAT_SENTENCES_PAST_COMMAS", ClassifierSettings().threat_sentences_past_commas
         ),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True

@@ -1,4 +1,4 @@
-"""The shipped model with the threat head's further readings (rules 102-116,
+"""The shipped model with the threat head's further readings (rules 102-118,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
@@ -19,6 +19,7 @@ from moderation.config.model import DEFAULT_THREAT_SENTENCE_ASIDE_WORDS as ASIDE
 from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    COMMA_SENTENCES_SUFFIX,
     EMOJI_SENTENCES_SUFFIX,
     EMOJI_SUFFIX,
     FINAL_MARKS_SUFFIX,
@@ -42,7 +43,8 @@ from moderation.threat_reading import (
 # emoji or an emoticon, a final "!" or "?!", a sentence of chat before or after, violent
 # words in chat, plain chat, an ellipsis, an address, a mention alone, a message cut to fit,
 # a threat with a line of chat before or after it, chat over two lines, a threat beside
-# chat with an emoji between, and chat with one between.
+# chat with an emoji between, and chat with one between; a threat beside chat with a comma
+# between, and chat with one between.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -86,6 +88,9 @@ TEXTS = [
     "this boss fight killed me\nso hard",
     "thanks for the help 🙂 i will end you",
     "good morning 🌞 have a nice day",
+    "thanks for the help, i will end you",
+    "nice game everyone, go hang yourself",
+    "good morning, have a nice day",
 ]
 
 
@@ -104,6 +109,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_sentences_alone=False,
             threat_lines_alone=False,
             threat_sentences_past_emoji=False,
+            threat_sentences_past_commas=False,
         )
     )
     on = Classifier(
@@ -118,6 +124,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_sentences_alone=True,
             threat_lines_alone=True,
             threat_sentences_past_emoji=True,
+            threat_sentences_past_commas=True,
         )
     )
     return off, on
@@ -159,7 +166,8 @@ def _further(off: Classifier, ids: np.ndarray, threat: float) -> float:
     under the threshold: without its mentions and final full stop, then without its chat
     words (and a full stop they left last), then without its emoji and emoticons, then
     without a final run of exclamation marks or an ellipsis, then each sentence of the
-    latest of those alone, beside short asides (an emoji between words ending one too)."""
+    latest of those alone, beside short asides (an emoji or a comma between words ending one
+    too)."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
 
@@ -182,7 +190,7 @@ def _further(off: Classifier, ids: np.ndarray, threat: float) -> float:
     latest = next((r for r in (fourth, third) if r is not None), second)
     fifth = FinalMarks(off.vocabulary()).without(latest)
     read(fifth)
-    sentences = Sentences(off.vocabulary(), aside_words=ASIDES, emoji=True)
+    sentences = Sentences(off.vocabulary(), aside_words=ASIDES, emoji=True, commas=True)
     for sentence in sentences.alone(latest if fifth is None else fifth):
         read(sentence)
     return threat
@@ -216,6 +224,7 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any(". " in c or "! " in c for c in crossed), crossed
     assert any("\n" in c for c in crossed), crossed
     assert any("🙂 i" in c for c in crossed), crossed
+    assert any(", go hang" in c for c in crossed), crossed
 
 
 def test_under_the_floor_a_message_is_read_once_as_written(
@@ -232,6 +241,7 @@ def test_under_the_floor_a_message_is_read_once_as_written(
         threat_sentences_alone=True,
         threat_lines_alone=True,
         threat_sentences_past_emoji=True,
+        threat_sentences_past_commas=True,
     )
     floored = Classifier(replace(every_reading, threat_reading_floor=high))
     unfloored = Classifier(replace(every_reading, threat_reading_floor=0.0))
@@ -291,6 +301,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         + SENTENCES_SUFFIX
         + f":{ASIDES}"
         + EMOJI_SENTENCES_SUFFIX
+        + COMMA_SENTENCES_SUFFIX
         + LINES_SUFFIX
         + f":{ASIDES}"
     )
@@ -305,6 +316,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         "threat_sentences_alone",
         "threat_lines_alone",
         "threat_sentences_past_emoji",
+        "threat_sentences_past_commas",
     )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
@@ -327,6 +339,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_sentence_aside_words=c.threat_sentence_aside_words,
             threat_lines_alone=c.threat_lines_alone,
             threat_sentences_past_emoji=c.threat_sentences_past_emoji,
+            threat_sentences_past_commas=c.threat_sentences_past_commas,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
@@ -474,10 +487,10 @@ def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
         assert reader.without(off.encode(text).ids) is None, text
 
 
-# Rules 108, 111, 113, 114, 116 and 117: chat words, emoji and final marks are each left out
-# in a reading of their own, each sentence and line read alone (an emoji between words
-# ending a sentence), after the earlier ones, so leaving them out never costs a nudge an
-# earlier reading gave. Each switch on against off, the readings before it on and those
+# Rules 108, 111, 113, 114, 116, 117 and 118: chat words, emoji and final marks are each left
+# out in a reading of their own, each sentence and line read alone (an emoji or a comma
+# between words ending a sentence), after the earlier ones, so leaving them out never costs
+# a nudge an earlier reading gave. Each switch on against off, the readings before it on and those
 # after it off in both (as each rule was scored), under frames that hold what it reads
 # past (a suite line's final full stop taken off first). A later reading reads what the
 # latest earlier one left, so with it on, an earlier switch can lower the score ("listen
@@ -522,6 +535,17 @@ _LATER_READINGS = [
             "hey, long day 😩 {}!",
             "what? 🤔 {}",
             "{} 💀 ok",
+        ),
+    ),
+    (
+        "threat_sentences_past_commas",
+        (
+            "ok, {}",
+            "nice game, {}",
+            "{}, see you",
+            "hey, long day, {}!",
+            "what, {}",
+            "{}, ok",
         ),
     ),
 ]

@@ -71,6 +71,14 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
     assert getattr(classifier_settings(Source(env)), field) is expected
 
 
+@pytest.mark.parametrize(("raw", "expected"), [(None, False), ("1", True), ("off", False)])
+def test_a_comma_ending_a_sentence_is_off_until_scored_and_turned_on_by_its_variable(
+    raw: str | None, expected: bool
+) -> None:
+    env = {} if raw is None else {"MODERATION_THREAT_SENTENCES_PAST_COMMAS": raw}
+    assert classifier_settings(Source(env)).threat_sentences_past_commas is expected
+
+
 @pytest.mark.parametrize(("raw", "expected"), [(None, 0.0001), ("0", 0.0), ("0.005", 0.005)])
 def test_the_threat_reading_floor_reads_a_share(raw: str | None, expected: float) -> None:
     env = {} if raw is None else {"MODERATION_THREAT_READING_FLOOR": raw}

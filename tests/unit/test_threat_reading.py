@@ -11,6 +11,7 @@ import pytest
 
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    COMMA_SENTENCES_SUFFIX,
     EMOJI_SENTENCES_SUFFIX,
     EMOJI_SUFFIX,
     FINAL_MARKS_SUFFIX,
@@ -351,6 +352,57 @@ def test_an_emoji_between_words_ends_a_sentence_where_that_is_on(
 ) -> None:
     assert [out.tolist() for out in Sentences(VOCAB, emoji=True).alone(ids)] == expected
     assert [out.tolist() for out in Sentences(VOCAB).alone(ids)] == off
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected", "off"),
+    [
+        # "hey, hurt you": the comma ends the first part and is left out; off (rules
+        # 114-117) it is part of one sentence.
+        (_ids(HEY, COMMA, HURT, YOU), [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]], []),
+        # A run of commas is one end, left out whole.
+        (_ids(HURT, YOU, COMMA, COMMA, SAM), [[CLS, SAM, SEP], [CLS, HURT, YOU, SEP]], []),
+        # Among marks, a run that holds a comma is left out, a question's "?" with it.
+        (
+            _ids(HEY, QUERY, COMMA, HURT, YOU),
+            [[CLS, HURT, YOU, SEP], [CLS, HEY, SEP]],
+            [[CLS, COMMA, HURT, YOU, SEP], [CLS, HEY, QUERY, SEP]],
+        ),
+        # Without a comma the marks are read as before: "?" stays.
+        (
+            _ids(HEY, QUERY, HURT, YOU),
+            [[CLS, HURT, YOU, SEP], [CLS, HEY, QUERY, SEP]],
+            [[CLS, HURT, YOU, SEP], [CLS, HEY, QUERY, SEP]],
+        ),
+        # A comma that opens or ends the message ends no part with a word before it.
+        (_ids(COMMA, HURT, YOU), [[CLS, HURT, YOU, SEP]], []),
+        (_ids(HURT, YOU, COMMA), [], []),
+        # An emoji is no end where only the comma is on.
+        (_ids(HEY, UNK, HURT, COMMA, YOU), [[CLS, YOU, SEP], [CLS, HEY, UNK, HURT, SEP]], []),
+    ],
+)
+def test_a_comma_between_words_ends_a_sentence_where_that_is_on(
+    ids: np.ndarray, expected: list[list[int]], off: list[list[int]]
+) -> None:
+    assert [out.tolist() for out in Sentences(VOCAB, commas=True).alone(ids)] == expected
+    assert [out.tolist() for out in Sentences(VOCAB).alone(ids)] == off
+
+
+def test_beside_asides_a_comma_splits_only_where_the_other_parts_are_short() -> None:
+    # "hey sam jess, hurt you sam": two parts of three words, asides of at most two: none;
+    # "hey, hurt you sam": the longer part alone.
+    commas = Sentences(VOCAB, aside_words=2, commas=True)
+    assert list(commas.alone(_ids(HEY, SAM, JESS, COMMA, HURT, YOU, SAM))) == []
+    assert [out.tolist() for out in commas.alone(_ids(HEY, COMMA, HURT, YOU, SAM))] == [
+        [CLS, HURT, YOU, SAM, SEP]
+    ]
+    # With emoji and commas both on, either ends a part.
+    both = Sentences(VOCAB, emoji=True, commas=True)
+    assert [out.tolist() for out in both.alone(_ids(HEY, UNK, HURT, COMMA, YOU))] == [
+        [CLS, YOU, SEP],
+        [CLS, HEY, SEP],
+        [CLS, HURT, SEP],
+    ]
 
 
 def test_a_sentence_ends_only_where_a_token_follows_its_marks() -> None:
@@ -731,6 +783,16 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
         model_id("m@1", LABELS, emoji) == "m@1" + SENTENCES_SUFFIX + ":5" + EMOJI_SENTENCES_SUFFIX
     )
     assert model_id("m@1", LABELS, Readings(sentence_emoji=True)) == "m@1"
+    # So does a comma, after the emoji where both are on.
+    commas = Readings(sentences=True, aside_words=5, sentence_commas=True)
+    assert (
+        model_id("m@1", LABELS, commas) == "m@1" + SENTENCES_SUFFIX + ":5" + COMMA_SENTENCES_SUFFIX
+    )
+    both_ends = Readings(sentences=True, aside_words=5, sentence_emoji=True, sentence_commas=True)
+    assert model_id("m@1", LABELS, both_ends) == (
+        "m@1" + SENTENCES_SUFFIX + ":5" + EMOJI_SENTENCES_SUFFIX + COMMA_SENTENCES_SUFFIX
+    )
+    assert model_id("m@1", LABELS, Readings(sentence_commas=True)) == "m@1"
     both = Readings(sentences=True, aside_words=5, lines=True)
     assert model_id("m@1", LABELS, both) == "m@1" + SENTENCES_SUFFIX + ":5" + LINES_SUFFIX + ":5"
     # A floor is named where a reading is on, and only there.
