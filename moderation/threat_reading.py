@@ -5,8 +5,8 @@ laughs (rules 106-108), in a fourth past the emoji and emoticons at its edges (r
 111-112), in a fifth past a final run of exclamation marks or an ellipsis (rule 113) and,
 sentence by sentence, in readings of each sentence alone beside short asides (rules
 114-115), and line by line, each line read as a message of its own beside short asides
-(rule 116), a sentence ending at an emoji (rule 117) or a comma (rule 118) too; none
-under a floor on the first threat score (rules 109-110).
+(rule 116), a sentence ending at an emoji too (rule 117), and after all those each part a
+comma ends (rules 118-119); none under a floor on the first threat score (rules 109-110).
 
 None of the shipped recipe's threat positives ends in a full stop, against 40% of the
 threat head's negatives, and none holds a mention ("@sam ...", "hey @sam ...", "...
@@ -86,7 +86,8 @@ class Readings:
     the rest of a message around each line (rule 116, a reading of each line alone and of
     its own further readings, beside asides of as many words), an emoji between words as
     the end of a sentence (rule 117, ``sentence_emoji``, where sentences are read alone),
-    a comma as the end of one too (rule 118, ``sentence_commas``, likewise); and the first
+    a comma as the end of a part read alone after every other reading (rules 118-119,
+    ``sentence_commas``, where sentences are read alone); and the first
     threat score under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
@@ -508,7 +509,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-118 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-119 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(
@@ -523,6 +524,7 @@ class ThreatReading:
         marks: FinalMarks | None = None,
         sentences: Sentences | None = None,
         lines: Lines | None = None,
+        clauses: Sentences | None = None,
     ) -> None:
         self.column = column
         self.threshold = threshold
@@ -533,6 +535,7 @@ class ThreatReading:
         self.emoji = emoji
         self.marks = marks
         self.sentences = sentences
+        self.clauses = clauses
         self.lines = lines
 
     @classmethod
@@ -566,15 +569,13 @@ class ThreatReading:
             if readings.emoji:
                 emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
         marks = FinalMarks(vocab, kinds) if readings.final_marks else None
-        sentences = None
+        sentences = clauses = None
         if readings.sentences:
-            sentences = Sentences(
-                vocab,
-                kinds,
-                readings.aside_words,
-                readings.sentence_emoji,
-                readings.sentence_commas,
-            )
+            sentences = Sentences(vocab, kinds, readings.aside_words, readings.sentence_emoji)
+            if readings.sentence_commas:
+                clauses = Sentences(
+                    vocab, kinds, readings.aside_words, readings.sentence_emoji, commas=True
+                )
         lines = Lines(kinds, readings.aside_words) if readings.lines else None
         return cls(
             column,
@@ -587,6 +588,7 @@ class ThreatReading:
             marks,
             sentences,
             lines,
+            clauses,
         )
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
@@ -639,10 +641,10 @@ class ThreatReading:
         if self.sentences is not None:
             yield from self.sentences.alone(latest)
 
-    def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
-        """The readings after the first, narrowest first; each made only when asked for.
-        The fourth, the fifth and each sentence's read what the latest reading before
-        them left."""
+    def _narrower(self, ids: np.ndarray) -> Iterator[np.ndarray]:
+        """The second to fifth readings, narrowest first; each made only when asked for.
+        The fourth and the fifth read what the latest reading before them left, so the
+        last one yielded is the latest (the message where none is)."""
         second = self.second_ids(ids)
         if second is not None:
             yield second
@@ -658,8 +660,28 @@ class ThreatReading:
         fifth = self.fifth_ids(latest)
         if fifth is not None:
             yield fifth
-            latest = fifth
+
+    def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
+        """The readings after the first (rules 102-117): the narrower ones, then each
+        sentence of the latest of them alone."""
+        latest = ids
+        for reading in self._narrower(ids):
+            yield reading
+            latest = reading
         yield from self.sentence_ids(latest)
+
+    def _parts(self, ids: np.ndarray) -> Iterator[np.ndarray]:
+        """Each part of the latest narrower reading that a comma ends too, alone, where it
+        was not read as a sentence (rule 119): read after every reading of rules 102-117,
+        never in their place, so that turning it on cannot lower the threat score."""
+        if self.clauses is None or self.sentences is None:
+            return
+        narrower = list(self._narrower(ids))
+        latest = narrower[-1] if narrower else ids
+        read = {sentence.tobytes() for sentence in self.sentences.alone(latest)}
+        for part in self.clauses.alone(latest):
+            if part.tobytes() not in read:
+                yield part
 
     def _line_readings(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
         """Each line alone (rule 116), as written and then in its own further readings,
@@ -670,6 +692,13 @@ class ThreatReading:
         for line in self.lines.alone(ids, starts):
             yield line
             yield from self._further(line)
+
+    def _line_parts(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
+        """Each line's parts a comma ends (rule 119), after the whole message's."""
+        if self.lines is None or self.clauses is None:
+            return
+        for line in self.lines.alone(ids, starts):
+            yield from self._parts(line)
 
     def apply(
         self,
@@ -688,7 +717,13 @@ class ThreatReading:
         if truncated or first >= self.threshold or first < self.readings.floor:
             return row  # cut to fit, its last token is not the message's end; or no need
         best = first
-        for reading in itertools.chain(self._further(ids), self._line_readings(ids, lines)):
+        readings = itertools.chain(
+            self._further(ids),
+            self._line_readings(ids, lines),
+            self._parts(ids),
+            self._line_parts(ids, lines),
+        )
+        for reading in readings:
             best = max(best, score(reading)[self.column])
             if best >= self.threshold:
                 break

@@ -152,48 +152,57 @@ def _expected(
     if encoded.truncated or first[t] >= threshold or first[t] < floor:
         return first
     threat = _further(off, encoded.ids, first[t])
-    for line in Lines(TokenKinds(off.vocabulary()), ASIDES).alone(encoded.ids, lines):
+    each_line = list(Lines(TokenKinds(off.vocabulary()), ASIDES).alone(encoded.ids, lines))
+    for line in each_line:
         if threat < threshold:
             threat = max(threat, off.scores(Encoded(line, False))[t])
         threat = _further(off, line, threat)
+    # Rule 119: after all those, the parts a comma ends, of the message and of each line.
+    for ids in (encoded.ids, *each_line):
+        threat = _further(off, ids, threat, parts=True)
     out = first.copy()
     out[t] = threat
     return out
 
 
-def _further(off: Classifier, ids: np.ndarray, threat: float) -> float:
+def _further(off: Classifier, ids: np.ndarray, threat: float, parts: bool = False) -> float:
     """The threat score after a message's further readings, each read while the score is
     under the threshold: without its mentions and final full stop, then without its chat
     words (and a full stop they left last), then without its emoji and emoticons, then
     without a final run of exclamation marks or an ellipsis, then each sentence of the
-    latest of those alone, beside short asides (an emoji or a comma between words ending one
-    too)."""
+    latest of those alone, beside short asides (an emoji between words ending one too).
+    With ``parts``, instead of all those, the latest's parts that a comma ends too, each
+    alone where it was not read as a sentence (rule 119)."""
     t = off.labels.index("threat")
     threshold = off.manifest["thresholds"]["threat"]
-
-    def read(reading: np.ndarray | None) -> None:
-        nonlocal threat
-        if reading is not None and threat < threshold:
+    narrower, latest = _narrower(off, ids)
+    sentences = list(Sentences(off.vocabulary(), aside_words=ASIDES, emoji=True).alone(latest))
+    readings = narrower + sentences
+    if parts:
+        commas = Sentences(off.vocabulary(), aside_words=ASIDES, emoji=True, commas=True)
+        seen = [sentence.tolist() for sentence in sentences]
+        readings = [part for part in commas.alone(latest) if part.tolist() not in seen]
+    for reading in readings:
+        if threat < threshold:
             threat = max(threat, off.scores(Encoded(reading, False))[t])
+    return threat
 
+
+def _narrower(off: Classifier, ids: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """A message's readings before its sentences', and the latest of them (the message
+    where there is none)."""
     stop = off.vocabulary()["."]
     plain = Handles(off.vocabulary()).without(ids, leading=True, inner=True)
     second = past_final_stop(ids if plain is None else plain, stop)
-    read(None if second is ids else second)
     chat = ChatWords(off.vocabulary(), _spell(off)).without(second)
     third = None if chat is None else past_final_stop(chat, stop)
-    read(third)
     emoji = ChatWords(off.vocabulary(), _spell(off), emoji=True)
     fourth = emoji.without(second if third is None else third)
     fourth = None if fourth is None else past_final_stop(fourth, stop)
-    read(fourth)
     latest = next((r for r in (fourth, third) if r is not None), second)
     fifth = FinalMarks(off.vocabulary()).without(latest)
-    read(fifth)
-    sentences = Sentences(off.vocabulary(), aside_words=ASIDES, emoji=True, commas=True)
-    for sentence in sentences.alone(latest if fifth is None else fifth):
-        read(sentence)
-    return threat
+    made = [r for r in (None if second is ids else second, third, fourth, fifth) if r is not None]
+    return made, latest if fifth is None else fifth
 
 
 def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head_moves(

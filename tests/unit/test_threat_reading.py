@@ -504,6 +504,45 @@ def test_a_line_that_crosses_the_threshold_ends_the_readings() -> None:
     assert cut.read == []
 
 
+def test_a_commas_parts_are_read_after_every_other_reading_never_in_their_place() -> None:
+    # Rule 119: "hey sam, hurt you jess. lol⏎you": the sentences are read as without the
+    # comma (the first one, beside its short aside, whole), then the lines, and only then
+    # the parts a comma ends, each not read before, then each line's.
+    every = _Scorer([0.0, 0.0, 0.0, 0.02])  # never reaches the threshold: all are read
+    ids = _ids(HEY, SAM, COMMA, HURT, YOU, JESS, STOP, LO, L, YOU)
+    first = np.array([0.0, 0.0, 0.0, 0.01])
+    _reading(sentences=True, lines=True, aside_words=5, commas=True).apply(
+        ids, False, first, every, (10,)
+    )
+    without = _Scorer([0.0, 0.0, 0.0, 0.02])
+    _reading(sentences=True, lines=True, aside_words=5).apply(ids, False, first, without, (10,))
+    assert every.read[: len(without.read)] == without.read
+    assert [CLS, HEY, SAM, COMMA, HURT, YOU, JESS, SEP] in without.read
+    assert every.read[len(without.read) :] == [
+        # The whole message's parts: the last, "lol you", was read as a sentence (skipped);
+        # the first; the second, its full stop read past.
+        [CLS, HEY, SAM, SEP],
+        [CLS, HURT, YOU, JESS, SEP],
+        # The first line's ("hey sam, hurt you jess. lol"; "lol" read as a sentence).
+        [CLS, HEY, SAM, SEP],
+        [CLS, HURT, YOU, JESS, SEP],
+    ]
+
+    # So the threat score with the comma on is never under the one without: a score that
+    # the whole first sentence alone reaches is reached first.
+    class _Whole(_Scorer):
+        def __call__(self, ids: np.ndarray) -> np.ndarray:
+            super().__call__(ids)
+            whole = ids.tolist() == [CLS, HEY, SAM, COMMA, HURT, YOU, JESS, SEP]
+            return np.array([0.0, 0.0, 0.0, 0.5 if whole else 0.0])
+
+    for commas in (False, True):
+        out = _reading(sentences=True, aside_words=5, commas=commas).apply(
+            ids, False, first, _Whole([0.0] * 4)
+        )
+        assert out[3] == 0.5, commas
+
+
 def _reading(
     threshold: float = 0.28,
     *,
@@ -516,6 +555,8 @@ def _reading(
     sentences: bool = False,
     floor: float = 0.0,
     lines: bool = False,
+    aside_words: int = 0,
+    commas: bool = False,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
     readings = Readings(
@@ -527,7 +568,9 @@ def _reading(
         final_marks,
         sentences,
         floor,
+        aside_words,
         lines=lines,
+        sentence_commas=commas,
     )
     reading = ThreatReading.for_model(LABELS, thresholds, VOCAB, readings, _spell)
     assert reading is not None
