@@ -182,9 +182,13 @@ class ClassifierSettings:
     # ten emoji frames 639 -> 158 in the pair, no suite, validation, training-split or
     # chitchat line moved; bench chat p50 0.95x).
     threat_sentences_past_emoji: bool = True
-    # ... and a comma too ("thanks for the help, i will end you"; rule 118 in
-    # docs/model.md, not yet scored: off until it is).
-    threat_sentences_past_commas: bool = False
+    # ... and after every reading above, each part a comma ends too, alone where it was
+    # not read as a sentence ("nice game everyone, go hang yourself"; rule 119 in
+    # docs/model.md, which it passed: threats lost to ten comma frames 360 -> 102 in the
+    # pair, two suite threats more nudged, no validation line moved, training splits'
+    # negatives 5 more nudged of 13,902 and chitchat train 28 of 211,947; bench chat p50
+    # 0.95x. Rule 118's R12, the parts read instead of the sentences, lost two nudges.)
+    threat_sentences_past_commas: bool = True
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further

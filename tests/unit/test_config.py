@@ -57,6 +57,7 @@ _ON_BY_DEFAULT = [
     ("THREAT_SENTENCES_ALONE", "threat_sentences_alone"),
     ("THREAT_LINES_ALONE", "threat_lines_alone"),
     ("THREAT_SENTENCES_PAST_EMOJI", "threat_sentences_past_emoji"),
+    ("THREAT_SENTENCES_PAST_COMMAS", "threat_sentences_past_commas"),
 ]
 
 
@@ -69,14 +70,6 @@ def test_switches_on_by_default_are_turned_off_by_their_variable(
 ) -> None:
     env = {} if raw is None else {f"MODERATION_{variable}": raw}
     assert getattr(classifier_settings(Source(env)), field) is expected
-
-
-@pytest.mark.parametrize(("raw", "expected"), [(None, False), ("1", True), ("off", False)])
-def test_a_comma_ending_a_sentence_is_off_until_scored_and_turned_on_by_its_variable(
-    raw: str | None, expected: bool
-) -> None:
-    env = {} if raw is None else {"MODERATION_THREAT_SENTENCES_PAST_COMMAS": raw}
-    assert classifier_settings(Source(env)).threat_sentences_past_commas is expected
 
 
 @pytest.mark.parametrize(("raw", "expected"), [(None, 0.0001), ("0", 0.0), ("0.005", 0.005)])
