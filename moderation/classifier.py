@@ -678,7 +678,8 @@ class Classifier:
 
     @property
     def threat_sentences_past_commas(self) -> bool:
-        """Whether a comma ends a sentence the threat head reads alone (rule 118)."""
+        """Whether the threat head reads each part a comma ends alone, after its other
+        readings (rules 118-119)."""
         return self._readings.sentences and self._readings.sentence_commas
 
     @property

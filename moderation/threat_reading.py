@@ -87,8 +87,8 @@ class Readings:
     its own further readings, beside asides of as many words), an emoji between words as
     the end of a sentence (rule 117, ``sentence_emoji``, where sentences are read alone),
     a comma as the end of a part read alone after every other reading (rules 118-119,
-    ``sentence_commas``, where sentences are read alone); and the first
-    threat score under which none is made (``floor``, rules 109-110)."""
+    ``sentence_commas``, where sentences are read alone); and the first threat score under
+    which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
     mentions: bool = False
