@@ -268,8 +268,8 @@ class Classifier:
             ]
         )
         # The threat head's further readings, past a final full stop, mentions, chat words,
-        # emoji and final marks, and each sentence and each line alone
-        # (moderation/threat_reading.py, rules 102-116); the id says which, before the
+        # emoji and final marks, each sentence and each line alone, and each part a comma ends
+        # (moderation/threat_reading.py, rules 102-119); the id says which, before the
         # screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
@@ -557,7 +557,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``second_reading=False`` reads it as written even where the threat head would
-        read it again (rules 102-116; for the benchmark that compares the two).
+        read it again (rules 102-119; for the benchmark that compares the two).
         """
         row, alone = self._scores_ids(encoded.ids)
         if not second_reading:
@@ -615,7 +615,7 @@ class Classifier:
 
     @property
     def threat_reads_further(self) -> bool:
-        """Whether the threat head reads any message more than once (rules 102-116)."""
+        """Whether the threat head reads any message more than once (rules 102-119)."""
         return self._threat_reading is not None
 
     @property

@@ -274,8 +274,8 @@ class Sentences:
         self.ends = self.closing.marks | self.past
 
     def bounds(self, ids: np.ndarray) -> list[tuple[int, int]]:
-        """Where each sentence of ``[CLS] ... [SEP]`` starts and ends (its closing marks
-        and emoji with it); none where there are fewer than two."""
+        """Where each sentence of ``[CLS] ... [SEP]`` starts and ends (its closing run of
+        marks, emoji or commas with it); none where there are fewer than two."""
         end = ids.shape[0] - 1  # [SEP]
         out: list[tuple[int, int]] = []
         start = j = 1
