@@ -529,8 +529,8 @@ def main(argv: list[str] | None = None) -> int:
     length_table, length_data, limit = by_length(model_dir, fp32_onnx, 2)
     print(f"\n## by length (model only, spinning off)\n\n{length_table}\n")
     sections.append(
-        "### By length (model only, no tokenizing; spinning off; as shipped: 1 thread up "
-        f"to {limit} tokens; alternating blocks)\n\n{length_table}"
+        "### By length (model only, no tokenizing; spinning off; as shipped: "
+        f"{threads_by_length(limit)}; alternating blocks)\n\n{length_table}"
     )
     env["by_length_p50_ms"] = length_data
     result = {

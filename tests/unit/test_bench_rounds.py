@@ -3,7 +3,7 @@ once, no row always runs first, and a row reports each round's p50 beside the wh
 
 from collections.abc import Callable
 
-from moderation.bench.model import Variant, row_of, time_rounds
+from moderation.bench.model import PADDED_LENGTH, Variant, row_of, threads_by_length, time_rounds
 
 
 def test_every_row_runs_each_of_its_messages_once_and_the_order_rotates() -> None:
@@ -38,3 +38,10 @@ def test_a_row_pools_its_rounds_and_keeps_each_rounds_p50() -> None:
     assert row.seconds == [0.001, 0.002, 0.003, 0.004, 0.005, 0.006]
     assert row.round_p50_ms == [2.0, 5.0]
     assert row.stats["p50_ms"] == 3.5
+
+
+def test_the_shipped_split_is_named_in_words_at_every_timed_length() -> None:
+    # A load that times no length worth one thread says so, not "1 thread up to 0 tokens".
+    assert threads_by_length(0) == "2 threads at every length"
+    assert threads_by_length(16) == "1 thread up to 16 tokens, 2 above"
+    assert threads_by_length(PADDED_LENGTH) == "1 thread at every length"
