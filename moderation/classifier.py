@@ -268,9 +268,9 @@ class Classifier:
             ]
         )
         # The threat head's further readings, past a final full stop, mentions, chat words,
-        # emoji and final marks, each sentence and each line alone, and each part a comma ends
-        # (moderation/threat_reading.py, rules 102-119); the id says which, before the
-        # screen's part of it.
+        # emoji and final marks, each sentence and each line alone, each part a comma ends,
+        # and closing words (moderation/threat_reading.py, rules 102-120); the id says
+        # which, before the screen's part of it.
         readings = Readings.of(settings)
         self._threat_reading = ThreatReading.for_model(
             self.labels,
@@ -299,7 +299,8 @@ class Classifier:
             "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
             "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
             "past final marks: %s, each sentence alone: %s (beside asides of up to %d "
-            "words; an emoji ends one: %s, a comma: %s), each line alone: %s, none under %g",
+            "words; an emoji ends one: %s, a comma: %s), each line alone: %s, past closing "
+            "words: %s, none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
@@ -323,6 +324,7 @@ class Classifier:
             "yes" if self.threat_sentences_past_emoji else "no",
             "yes" if self.threat_sentences_past_commas else "no",
             "yes" if self.threat_lines_alone else "no",
+            "yes" if self.threat_past_closing_words else "no",
             self.threat_reading_floor,
         )
 
@@ -557,7 +559,7 @@ class Classifier:
         thread up to its own length (``screen_one_thread_up_to``).
 
         ``second_reading=False`` reads it as written even where the threat head would
-        read it again (rules 102-119; for the benchmark that compares the two).
+        read it again (rules 102-120; for the benchmark that compares the two).
         """
         row, alone = self._scores_ids(encoded.ids)
         if not second_reading:
@@ -615,7 +617,7 @@ class Classifier:
 
     @property
     def threat_reads_further(self) -> bool:
-        """Whether the threat head reads any message more than once (rules 102-119)."""
+        """Whether the threat head reads any message more than once (rules 102-120)."""
         return self._threat_reading is not None
 
     @property
@@ -681,6 +683,12 @@ class Classifier:
         """Whether the threat head reads each part a comma ends alone, after its other
         readings (rules 118-119)."""
         return self._readings.sentences and self._readings.sentence_commas
+
+    @property
+    def threat_past_closing_words(self) -> bool:
+        """Whether the threat head reads a message past its closing words of address and
+        hedges, after its other readings (rule 120)."""
+        return self._readings.closing_words
 
     @property
     def threat_reading_floor(self) -> float:

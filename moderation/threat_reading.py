@@ -49,6 +49,7 @@ SENTENCES_SUFFIX = "+threat-sentences"
 LINES_SUFFIX = "+threat-lines"
 EMOJI_SENTENCES_SUFFIX = "+threat-emoji-sentences"
 COMMA_SENTENCES_SUFFIX = "+threat-comma-sentences"
+CLOSING_SUFFIX = "+threat-past-closing"
 ASIDE_SUFFIX = ":{}"
 FLOOR_SUFFIX = "+threat-floor:{:g}"
 STOP = "."
@@ -62,6 +63,13 @@ OPENING_WORDS = (*GREETINGS, "lol", "lmao", "omg")
 AFTER_OPENING = (",", "!", ".")
 LAUGHS = ("lol", "lmao", "lmfao", "haha", "hahaha", "hehe", "rofl")
 AROUND_LAUGHS = (".", "!", "?", ",")
+# Words of address and hedges a message closes on, read past after every other reading
+# (rule 120), with the laughs (and the emoticons and emoji, where those are read past).
+CLOSING_WORDS = (
+    "bro", "bruh", "dude", "man", "mate", "fam", "buddy", "pal", "homie", "fr", "frfr",
+    "ngl", "tbh", "honestly", "seriously", "literally", "istg", "deadass", "tho", "though",
+    "imo", "btw", "smh", "for real", "no cap", "i swear", "trust me", "just saying",
+)  # fmt: skip
 # Emoji are the vocabulary's unknown token (the normalizer leaves them whole); the
 # emoticons are matched as their whole tokens, read with the closing laughs (rule 111).
 UNKNOWN = "[UNK]"
@@ -87,8 +95,9 @@ class Readings:
     its own further readings, beside asides of as many words), an emoji between words as
     the end of a sentence (rule 117, ``sentence_emoji``, where sentences are read alone),
     a comma as the end of a part read alone after every other reading (rules 118-119,
-    ``sentence_commas``, where sentences are read alone); and the first threat score under
-    which none is made (``floor``, rules 109-110)."""
+    ``sentence_commas``, where sentences are read alone); closing words of address and
+    hedges, after all of those (rule 120, ``closing_words``); and the first threat score
+    under which none is made (``floor``, rules 109-110)."""
 
     full_stop: bool = False
     mentions: bool = False
@@ -102,6 +111,7 @@ class Readings:
     lines: bool = False
     sentence_emoji: bool = False
     sentence_commas: bool = False
+    closing_words: bool = False
 
     @classmethod
     def of(cls, settings: ReadingSwitches) -> Readings:
@@ -119,6 +129,7 @@ class Readings:
             settings.threat_lines_alone,
             settings.threat_sentences_past_emoji,
             settings.threat_sentences_past_commas,
+            settings.threat_past_closing_words,
         )
 
     @property
@@ -133,6 +144,7 @@ class Readings:
                 self.final_marks,
                 self.sentences,
                 self.lines,
+                self.closing_words,
             )
         )
 
@@ -153,6 +165,7 @@ class Readings:
             + (COMMA_SENTENCES_SUFFIX if self.sentences and self.sentence_commas else "")
             + (LINES_SUFFIX if self.lines else "")
             + (ASIDE_SUFFIX.format(self.aside_words) if self.lines and self.aside_words else "")
+            + (CLOSING_SUFFIX if self.closing_words else "")
             + (FLOOR_SUFFIX.format(self.floor) if self.floor > 0 and self.any else "")
         )
 
@@ -430,7 +443,8 @@ class ChatWords:
     """Chat's opening words and closing laughs (``OPENING_WORDS``, ``LAUGHS``; rule 106)
     and, with ``emoji``, emoji (the unknown token) at both edges and emoticons
     (``EMOTICONS``) with the laughs (rule 111); as the token ids a tokenizer gives them,
-    matched as whole words. ``words=False`` leaves the chat words out."""
+    matched as whole words. ``words=False`` leaves the chat words out; ``closing`` reads
+    only the end, with the closing words of address and hedges (rule 120)."""
 
     def __init__(
         self,
@@ -440,14 +454,20 @@ class ChatWords:
         *,
         words: bool = True,
         emoji: bool = False,
+        closing: bool = False,
     ) -> None:
         self.kinds = kinds if kinds is not None else TokenKinds(vocab)
-        # Each matched as a whole word, so no spelling is read inside a longer one.
-        self.openers = self._spelled(OPENING_WORDS if words else (), tokens)
-        self.laughs = self._spelled(LAUGHS if words else (), tokens)
+        self.closing = closing
+        # Each matched as a whole word, so no spelling is read inside a longer one. With
+        # ``closing`` (rule 120) the closing words are read past with the laughs, and no
+        # opening word is.
+        self.openers = self._spelled(OPENING_WORDS if words and not closing else (), tokens)
+        closers = CLOSING_WORDS if closing else ()
+        self.laughs = self._spelled([*closers, *(LAUGHS if words else ())], tokens)
         if emoji:
             unknown = [(vocab[UNKNOWN],)] if UNKNOWN in vocab else []
-            self.openers += unknown
+            if not closing:
+                self.openers += unknown
             self.laughs += [*self._spelled(EMOTICONS, tokens), *unknown]
         self.after_opening = {vocab[m] for m in AFTER_OPENING if m in vocab}
         self.around_laughs = {vocab[m] for m in AROUND_LAUGHS if m in vocab}
@@ -483,8 +503,8 @@ class ChatWords:
 
     def without(self, ids: np.ndarray) -> np.ndarray | None:
         """``[CLS] ... [SEP]`` without its opening chat words (and the marks after each)
-        and its closing laughs (and the marks after or between them), where a word
-        remains; None where there are none."""
+        and its closing laughs (and the marks after or between them; with ``closing``,
+        before them too), where a word remains; None where there are none."""
         end = ids.shape[0] - 1  # [SEP]
         j = 1
         while n := self._opener_at(ids, j, end):
@@ -501,6 +521,9 @@ class ChatWords:
                 break
             k -= n
             cut = k
+        if self.closing:  # the marks before the closing words go with them (rule 120)
+            while cut < end and cut > j and int(ids[cut - 1]) in self.around_laughs:
+                cut -= 1
         if j == 1 and cut == end:
             return None
         if not self.kinds.any_word(ids[j:cut]):
@@ -509,7 +532,7 @@ class ChatWords:
 
 
 class ThreatReading:
-    """Rules 102-119 for one model: its threat column, the threshold in force, the floor, and
+    """Rules 102-120 for one model: its threat column, the threshold in force, the floor, and
     what each further reading leaves out."""
 
     def __init__(
@@ -525,6 +548,7 @@ class ThreatReading:
         sentences: Sentences | None = None,
         lines: Lines | None = None,
         clauses: Sentences | None = None,
+        closing: ChatWords | None = None,
     ) -> None:
         self.column = column
         self.threshold = threshold
@@ -537,6 +561,7 @@ class ThreatReading:
         self.sentences = sentences
         self.clauses = clauses
         self.lines = lines
+        self.closing = closing
 
     @classmethod
     def for_model(
@@ -560,14 +585,25 @@ class ThreatReading:
         handles = None
         if readings.mentions or readings.inner_mentions:
             handles = Handles(vocab, kinds)
-        chat = emoji = None
-        if readings.chat_words or readings.emoji:
+        chat = emoji = closing = None
+        if readings.chat_words or readings.emoji or readings.closing_words:
             if tokens is None:
-                raise ValueError("reading past chat words or emoji needs the model's tokens")
+                raise ValueError(
+                    "reading past chat words, emoji or closing words needs the model's tokens"
+                )
             if readings.chat_words:
                 chat = ChatWords(vocab, tokens, kinds)
             if readings.emoji:
                 emoji = ChatWords(vocab, tokens, kinds, words=readings.chat_words, emoji=True)
+            if readings.closing_words:
+                closing = ChatWords(
+                    vocab,
+                    tokens,
+                    kinds,
+                    words=readings.chat_words,
+                    emoji=readings.emoji,
+                    closing=True,
+                )
         marks = FinalMarks(vocab, kinds) if readings.final_marks else None
         sentences = clauses = None
         if readings.sentences:
@@ -589,6 +625,7 @@ class ThreatReading:
             sentences,
             lines,
             clauses,
+            closing,
         )
 
     def second_ids(self, ids: np.ndarray) -> np.ndarray | None:
@@ -683,6 +720,20 @@ class ThreatReading:
             if part.tobytes() not in read:
                 yield part
 
+    def _closing(self, ids: np.ndarray) -> Iterator[np.ndarray]:
+        """The latest narrower reading without its closing words of address and hedges
+        (and the laughs, emoticons and emoji among them, where those are read past), then
+        without a final full stop they left last (rule 120): read after every other
+        reading, never in place of one, so that turning it on cannot lower the threat
+        score; none where it closes on none."""
+        if self.closing is None:
+            return
+        narrower = list(self._narrower(ids))
+        latest = narrower[-1] if narrower else ids
+        out = self._past_stop_left_last(self.closing.without(latest))
+        if out is not None:
+            yield out
+
     def _line_readings(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
         """Each line alone (rule 116), as written and then in its own further readings,
         after every reading of the whole message; none where it holds one line or the
@@ -699,6 +750,13 @@ class ThreatReading:
             return
         for line in self.lines.alone(ids, starts):
             yield from self._parts(line)
+
+    def _line_closing(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
+        """Each line's closing words read past (rule 120), after the whole message's."""
+        if self.lines is None or self.closing is None:
+            return
+        for line in self.lines.alone(ids, starts):
+            yield from self._closing(line)
 
     def apply(
         self,
@@ -722,6 +780,8 @@ class ThreatReading:
             self._line_readings(ids, lines),
             self._parts(ids),
             self._line_parts(ids, lines),
+            self._closing(ids),
+            self._line_closing(ids, lines),
         )
         for reading in readings:
             best = max(best, score(reading)[self.column])

@@ -51,6 +51,7 @@ THREAT_READING_SETTINGS = (
     "threat_lines_alone",
     "threat_sentences_past_emoji",
     "threat_sentences_past_commas",
+    "threat_past_closing_words",
     "threat_reading_floor",
 )
 # The first threat score under which no further reading is made (docs/model.md, rules
@@ -99,6 +100,9 @@ class ReadingSwitches(Protocol):
 
     @property
     def threat_sentences_past_commas(self) -> bool: ...
+
+    @property
+    def threat_past_closing_words(self) -> bool: ...
 
     @property
     def threat_reading_floor(self) -> float: ...
@@ -189,6 +193,10 @@ class ClassifierSettings:
     # negatives 5 more nudged of 13,902 and chitchat train 28 of 211,947; bench chat p50
     # 0.95x. Rule 118's R12, the parts read instead of the sentences, lost two nudges.)
     threat_sentences_past_commas: bool = True
+    # ... and after those, the latest narrower reading without its closing words of
+    # address and hedges ("i will find you and hurt you bro", "... ngl"; rule 120 in
+    # docs/model.md; off until scored).
+    threat_past_closing_words: bool = False
     # ... but none of them where the threat head scores the message as written under this
     # floor: most further readings are of chat it scores near zero (rule 110, which it
     # passed: no suite or frame decision, validation or benign-chat line moved; further
@@ -253,6 +261,9 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         ),
         threat_sentences_past_commas=src.boolean(
             "THREAT_SENTENCES_PAST_COMMAS", ClassifierSettings().threat_sentences_past_commas
+        ),
+        threat_past_closing_words=src.boolean(
+            "THREAT_PAST_CLOSING_WORDS", ClassifierSettings().threat_past_closing_words
         ),
         threat_reading_floor=src.share(
             "THREAT_READING_FLOOR", DEFAULT_THREAT_READING_FLOOR, zero=True

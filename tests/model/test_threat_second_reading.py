@@ -1,4 +1,4 @@
-"""The shipped model with the threat head's further readings (rules 102-118,
+"""The shipped model with the threat head's further readings (rules 102-120,
 moderation/threat_reading.py) against the same file read as written: on every path a
 message is scored by, the threat score is the higher of the two readings and nothing
 else moves."""
@@ -19,6 +19,7 @@ from moderation.config.model import DEFAULT_THREAT_SENTENCE_ASIDE_WORDS as ASIDE
 from moderation.replay.scoring import model_facts
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    CLOSING_SUFFIX,
     COMMA_SENTENCES_SUFFIX,
     EMOJI_SENTENCES_SUFFIX,
     EMOJI_SUFFIX,
@@ -44,7 +45,8 @@ from moderation.threat_reading import (
 # words in chat, plain chat, an ellipsis, an address, a mention alone, a message cut to fit,
 # a threat with a line of chat before or after it, chat over two lines, a threat beside
 # chat with an emoji between, and chat with one between; a threat beside chat with a comma
-# between, and chat with one between.
+# between, and chat with one between; threats and chat closing on a word of address or a
+# hedge.
 TEXTS = [
     "i will find you and hurt you.",
     "go hang yourself.",
@@ -91,6 +93,10 @@ TEXTS = [
     "thanks for the help, i will end you",
     "nice game everyone, go hang yourself",
     "good morning, have a nice day",
+    "i will find you and hurt you bro",
+    "you should hang yourself, ngl.",
+    "see you tomorrow bro",
+    "nice game everyone\ngo hang yourself fr",
 ]
 
 
@@ -110,6 +116,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_lines_alone=False,
             threat_sentences_past_emoji=False,
             threat_sentences_past_commas=False,
+            threat_past_closing_words=False,
         )
     )
     on = Classifier(
@@ -125,6 +132,7 @@ def readers() -> tuple[Classifier, Classifier]:
             threat_lines_alone=True,
             threat_sentences_past_emoji=True,
             threat_sentences_past_commas=True,
+            threat_past_closing_words=True,
         )
     )
     return off, on
@@ -160,6 +168,14 @@ def _expected(
     # Rule 119: after all those, the parts a comma ends, of the message and of each line.
     for ids in (encoded.ids, *each_line):
         threat = _further(off, ids, threat, parts=True)
+    # Rule 120: after those, the latest narrower reading past its closing words, of the
+    # message and of each line.
+    closing = ChatWords(off.vocabulary(), _spell(off), emoji=True, closing=True)
+    for ids in (encoded.ids, *each_line):
+        past = closing.without(_narrower(off, ids)[1])
+        if past is not None and threat < threshold:
+            stop = off.vocabulary()["."]
+            threat = max(threat, off.scores(Encoded(past_final_stop(past, stop), False))[t])
     out = first.copy()
     out[t] = threat
     return out
@@ -234,6 +250,7 @@ def test_the_threat_head_reads_past_the_full_stop_and_mentions_and_no_other_head
     assert any("\n" in c for c in crossed), crossed
     assert any("🙂 i" in c for c in crossed), crossed
     assert any(", go hang" in c for c in crossed), crossed
+    assert any(c.endswith((" bro", " fr")) for c in crossed), crossed
 
 
 def test_under_the_floor_a_message_is_read_once_as_written(
@@ -251,6 +268,7 @@ def test_under_the_floor_a_message_is_read_once_as_written(
         threat_lines_alone=True,
         threat_sentences_past_emoji=True,
         threat_sentences_past_commas=True,
+        threat_past_closing_words=True,
     )
     floored = Classifier(replace(every_reading, threat_reading_floor=high))
     unfloored = Classifier(replace(every_reading, threat_reading_floor=0.0))
@@ -313,6 +331,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         + COMMA_SENTENCES_SUFFIX
         + LINES_SUFFIX
         + f":{ASIDES}"
+        + CLOSING_SUFFIX
     )
     assert on.model_id == off.model_id + suffixes + FLOOR_SUFFIX.format(FLOOR)
     switches = (
@@ -326,6 +345,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
         "threat_lines_alone",
         "threat_sentences_past_emoji",
         "threat_sentences_past_commas",
+        "threat_past_closing_words",
     )
     assert all(getattr(on, s) and not getattr(off, s) for s in switches)
     metrics.describe_model(on)
@@ -349,6 +369,7 @@ def test_the_model_id_and_the_info_metric_say_which_readings_are_on(
             threat_lines_alone=c.threat_lines_alone,
             threat_sentences_past_emoji=c.threat_sentences_past_emoji,
             threat_sentences_past_commas=c.threat_sentences_past_commas,
+            threat_past_closing_words=c.threat_past_closing_words,
             threat_reading_floor=c.threat_reading_floor,
         )
         assert model_facts(settings)["id"] == c.model_id
@@ -496,9 +517,10 @@ def test_the_shipped_tokenizer_spells_what_each_later_reading_leaves_out(
         assert reader.without(off.encode(text).ids) is None, text
 
 
-# Rules 108, 111, 113, 114, 116, 117 and 118: chat words, emoji and final marks are each left
-# out in a reading of their own, each sentence and line read alone (an emoji or a comma
-# between words ending a sentence), after the earlier ones, so leaving them out never costs
+# Rules 108, 111, 113, 114, 116, 117, 118 and 120: chat words, emoji, final marks and closing
+# words are each left out in a reading of their own, each sentence and line read alone (an
+# emoji or a comma between words ending a sentence), after the earlier ones, so leaving them
+# out never costs
 # a nudge an earlier reading gave. Each switch on against off, the readings before it on and those
 # after it off in both (as each rule was scored), under frames that hold what it reads
 # past (a suite line's final full stop taken off first). A later reading reads what the
@@ -555,6 +577,17 @@ _LATER_READINGS = [
             "hey, long day, {}!",
             "what, {}",
             "{}, ok",
+        ),
+    ),
+    (
+        "threat_past_closing_words",
+        (
+            "{} bro",
+            "{} trust me",
+            "{}, dude!",
+            "ok\n{} tbh",
+            "{} lol fr",
+            "{} no cap 😂",
         ),
     ),
 ]

@@ -11,6 +11,7 @@ import pytest
 
 from moderation.threat_reading import (
     CHAT_WORDS_SUFFIX,
+    CLOSING_SUFFIX,
     COMMA_SENTENCES_SUFFIX,
     EMOJI_SENTENCES_SUFFIX,
     EMOJI_SUFFIX,
@@ -63,11 +64,15 @@ VOCAB = {
     ")": 1007,
     "x": 1060,
     "##d": 2094,
+    "bro": 22953,
+    "trust": 3404,
+    "me": 2033,
 }
 CLS, SEP, STOP, BANG, AT, UND = 101, 102, 1012, 999, 1030, 1035
 YOU, HURT, SAM, JESS, N92, Y, P92, USER = 2017, 3480, 3520, 6203, 6227, 2100, 2683, 5310
 COMMA, QUERY, HEY, LO, L, HA, PHA, S, LLY = 1010, 1029, 4931, 8840, 2140, 5292, 3270, 2015, 9000
 UNK, COLON, CLOSE, X, PD = 100, 1024, 1007, 1060, 2094
+BRO, TRUST, ME = 22953, 3404, 2033
 # How this vocabulary spells the chat words and emoticons it has ("lol" is "lo" "##l",
 # "xD" is "x" "##d", as in the shipped one); the others it cannot spell.
 SPELLED = {
@@ -77,6 +82,8 @@ SPELLED = {
     "hahaha": [HA, PHA, PHA],
     ":)": [COLON, CLOSE],
     "xD": [X, PD],
+    "bro": [BRO],
+    "trust me": [TRUST, ME],
 }
 
 
@@ -543,6 +550,58 @@ def test_a_commas_parts_are_read_after_every_other_reading_never_in_their_place(
         assert out[3] == 0.5, commas
 
 
+def test_closing_words_are_read_past_after_every_other_reading_never_in_their_place() -> None:
+    # Rule 120: "hurt you trust me bro lol.": the full stop, then the laugh, are read past
+    # as before (rules 102 and 108); only then the closing words and the laughs among them.
+    ids = _ids(HURT, YOU, TRUST, ME, BRO, LO, L, STOP)
+    first = np.array([0.0, 0.0, 0.0, 0.01])
+    on, off = _Scorer([0.0, 0.0, 0.0, 0.02]), _Scorer([0.0, 0.0, 0.0, 0.02])
+    _reading(chat_words=True, closing=True).apply(ids, False, first, on)
+    _reading(chat_words=True).apply(ids, False, first, off)
+    assert off.read == [
+        [CLS, HURT, YOU, TRUST, ME, BRO, LO, L, SEP],
+        [CLS, HURT, YOU, TRUST, ME, BRO, SEP],
+    ]
+    assert on.read == [*off.read, [CLS, HURT, YOU, SEP]]
+    # A laugh after the closing word is read past with it, where chat words are read past.
+    after = _Scorer([0.0] * 4)
+    _reading(chat_words=True, closing=True).apply(_ids(HURT, YOU, LO, L, BRO), False, first, after)
+    assert after.read[-1] == [CLS, HURT, YOU, SEP]
+
+
+@pytest.mark.parametrize(
+    ("middle", "expected"),
+    [
+        ((HURT, YOU, BRO), [CLS, HURT, YOU, SEP]),
+        ((HURT, YOU, COMMA, BRO, BANG), [CLS, HURT, YOU, SEP]),  # the marks around it too
+        ((HURT, YOU, BRO, STOP), [CLS, HURT, YOU, SEP]),
+        ((HEY, BRO), [CLS, HEY, SEP]),  # no opening word is read past here
+        ((BRO, HURT, YOU), None),  # not at the end
+        ((HURT, YOU, BRO, S), None),  # "bros": not the whole word
+        ((BRO,), None),  # no word would remain
+        ((TRUST, ME), None),
+        ((HURT, ME), None),  # "me" alone is no closing word
+    ],
+)
+def test_closing_words_are_taken_off_at_the_end_as_whole_words(
+    middle: tuple[int, ...], expected: list[int] | None
+) -> None:
+    scorer = _Scorer([0.0] * 4)
+    _reading(closing=True).apply(_ids(*middle), False, np.array([0.0, 0.0, 0.0, 0.01]), scorer)
+    # Where it ends in a full stop, the reading past it comes first (rule 102).
+    closing = scorer.read[1:] if STOP in middle else scorer.read
+    assert closing == ([] if expected is None else [expected])
+
+
+def test_each_lines_closing_words_are_read_after_the_whole_messages() -> None:
+    # "hey⏎hurt you bro": the whole message closes on "bro", then its second line does.
+    scorer = _Scorer([0.0] * 4)
+    first = np.array([0.0, 0.0, 0.0, 0.01])
+    ids = _ids(HEY, HURT, YOU, BRO)
+    _reading(lines=True, aside_words=5, closing=True).apply(ids, False, first, scorer, (2,))
+    assert scorer.read[-2:] == [[CLS, HEY, HURT, YOU, SEP], [CLS, HURT, YOU, SEP]]
+
+
 def _reading(
     threshold: float = 0.28,
     *,
@@ -557,6 +616,7 @@ def _reading(
     lines: bool = False,
     aside_words: int = 0,
     commas: bool = False,
+    closing: bool = False,
 ) -> ThreatReading:
     thresholds = np.array([0.38, 0.38, 0.41, threshold])
     readings = Readings(
@@ -571,6 +631,7 @@ def _reading(
         aside_words,
         lines=lines,
         sentence_commas=commas,
+        closing_words=closing,
     )
     reading = ThreatReading.for_model(LABELS, thresholds, VOCAB, readings, _spell)
     assert reading is not None
@@ -820,6 +881,9 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert model_id("m@1", LABELS, asides) == "m@1" + SENTENCES_SUFFIX + ":5"
     assert model_id("m@1", LABELS, Readings(aside_words=5)) == "m@1"
     assert model_id("m@1", LABELS, Readings(lines=True)) == "m@1" + LINES_SUFFIX
+    closing = Readings(lines=True, aside_words=5, closing_words=True)
+    assert model_id("m@1", LABELS, closing) == "m@1" + LINES_SUFFIX + ":5" + CLOSING_SUFFIX
+    assert model_id("m@1", LABELS, Readings(closing_words=True)) == "m@1" + CLOSING_SUFFIX
     # An emoji ends a sentence only where sentences are read alone, and says so there.
     emoji = Readings(sentences=True, aside_words=5, sentence_emoji=True)
     assert (
@@ -853,7 +917,9 @@ def test_the_model_id_names_each_reading_on_and_a_model_without_a_threat_head_ke
     assert len(ids) == 256
 
 
-@pytest.mark.parametrize("readings", [Readings(chat_words=True), Readings(emoji=True)])
+@pytest.mark.parametrize(
+    "readings", [Readings(chat_words=True), Readings(emoji=True), Readings(closing_words=True)]
+)
 def test_reading_past_chat_words_or_emoji_needs_the_models_spelling(readings: Readings) -> None:
     with pytest.raises(ValueError, match="tokens"):
         ThreatReading.for_model(LABELS, np.array([0.4] * 4), VOCAB, readings)
