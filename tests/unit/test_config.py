@@ -45,7 +45,7 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
 
 
 # Switches on by default, each turned off by its variable: ASCII text tokenized in Python,
-# and the threat head's further readings (docs/model.md, rules 102-119).
+# and the threat head's further readings (docs/model.md, rules 102-120).
 _ON_BY_DEFAULT = [
     ("ASCII_WORDPIECE", "ascii_wordpiece"),
     ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
@@ -58,6 +58,7 @@ _ON_BY_DEFAULT = [
     ("THREAT_LINES_ALONE", "threat_lines_alone"),
     ("THREAT_SENTENCES_PAST_EMOJI", "threat_sentences_past_emoji"),
     ("THREAT_SENTENCES_PAST_COMMAS", "threat_sentences_past_commas"),
+    ("THREAT_PAST_CLOSING_WORDS", "threat_past_closing_words"),
 ]
 
 
