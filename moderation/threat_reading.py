@@ -698,6 +698,12 @@ class ThreatReading:
         if fifth is not None:
             yield fifth
 
+    def _latest_narrower(self, ids: np.ndarray) -> np.ndarray:
+        """The latest of the narrower readings (the message where none is made), made
+        again for the readings after the sentences' (rules 119-120)."""
+        narrower = list(self._narrower(ids))
+        return narrower[-1] if narrower else ids
+
     def _further(self, ids: np.ndarray) -> Iterator[np.ndarray]:
         """The readings after the first (rules 102-117): the narrower ones, then each
         sentence of the latest of them alone."""
@@ -713,8 +719,7 @@ class ThreatReading:
         never in their place, so that turning it on cannot lower the threat score."""
         if self.clauses is None or self.sentences is None:
             return
-        narrower = list(self._narrower(ids))
-        latest = narrower[-1] if narrower else ids
+        latest = self._latest_narrower(ids)
         read = {sentence.tobytes() for sentence in self.sentences.alone(latest)}
         for part in self.clauses.alone(latest):
             if part.tobytes() not in read:
@@ -728,9 +733,7 @@ class ThreatReading:
         score; none where it closes on none."""
         if self.closing is None:
             return
-        narrower = list(self._narrower(ids))
-        latest = narrower[-1] if narrower else ids
-        out = self._past_stop_left_last(self.closing.without(latest))
+        out = self._past_stop_left_last(self.closing.without(self._latest_narrower(ids)))
         if out is not None:
             yield out
 
