@@ -747,19 +747,20 @@ class ThreatReading:
             yield line
             yield from self._further(line)
 
-    def _line_parts(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
-        """Each line's parts a comma ends (rule 119), after the whole message's."""
-        if self.lines is None or self.clauses is None:
+    def _each_line(
+        self,
+        ids: np.ndarray,
+        starts: Sequence[int],
+        read: Callable[[np.ndarray], Iterator[np.ndarray]],
+        on: bool,
+    ) -> Iterator[np.ndarray]:
+        """``read``'s readings of each line alone, after the whole message's: a comma's
+        parts (rule 119) or the closing words (rule 120); none where that reading (``on``)
+        or the lines' is off."""
+        if self.lines is None or not on:
             return
         for line in self.lines.alone(ids, starts):
-            yield from self._parts(line)
-
-    def _line_closing(self, ids: np.ndarray, starts: Sequence[int]) -> Iterator[np.ndarray]:
-        """Each line's closing words read past (rule 120), after the whole message's."""
-        if self.lines is None or self.closing is None:
-            return
-        for line in self.lines.alone(ids, starts):
-            yield from self._closing(line)
+            yield from read(line)
 
     def apply(
         self,
@@ -782,9 +783,9 @@ class ThreatReading:
             self._further(ids),
             self._line_readings(ids, lines),
             self._parts(ids),
-            self._line_parts(ids, lines),
+            self._each_line(ids, lines, self._parts, self.clauses is not None),
             self._closing(ids),
-            self._line_closing(ids, lines),
+            self._each_line(ids, lines, self._closing, self.closing is not None),
         )
         for reading in readings:
             best = max(best, score(reading)[self.column])
