@@ -23,6 +23,7 @@ from moderation.config import ClassifierSettings
 from moderation.cpu import cpu_info, usable_cores
 from moderation.errors import EmptyTextError, ModelLoadError
 from moderation.hugepages import collapse_logged
+from moderation.idioms import model_id as idioms_id
 from moderation.normalize import (
     Normalizer,
     drops_leading_mentions,
@@ -243,10 +244,12 @@ class Classifier:
                 frozenset(self._tokenizer.get_vocab()),
                 leading_mentions=drops_leading_mentions(self.manifest),
                 glued_symbols=spaces_glued_symbols(self.manifest),
+                idioms=settings.read_idioms,
             )
             if settings.normalize
             else None
         )
+        self.model_id = idioms_id(self.model_id, settings.normalize, settings.read_idioms)
         # No padding ever: a batch of one is as long as its message.
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(self.max_tokens)
@@ -614,6 +617,16 @@ class Classifier:
             encoded.ids, encoded.truncated, row, further, encoded.lines
         )
         return self._counted(out, not model_read)
+
+    @property
+    def reads_idioms(self) -> bool:
+        """Whether chat's idioms of violent words are read as what they mean (rule 121)."""
+        return self._normalize is not None and self._normalize.idioms
+
+    @property
+    def normalizer(self) -> Normalizer | None:
+        """The passes text goes through before tokenizing; None with ``normalize`` off."""
+        return self._normalize
 
     @property
     def threat_reads_further(self) -> bool:

@@ -376,6 +376,9 @@ class _DescribedModel(ReadingSwitches, Protocol):
     @property
     def ascii_wordpiece(self) -> bool: ...
 
+    @property
+    def reads_idioms(self) -> bool: ...
+
 
 def describe_model(classifier: _DescribedModel) -> None:
     """Point the model info metric at the model now serving."""
@@ -388,6 +391,7 @@ def describe_model(classifier: _DescribedModel) -> None:
             "screen_one_thread_up_to": str(classifier.screen_one_thread_up_to),
             "max_tokens": str(classifier.max_tokens),
             "ascii_wordpiece": str(classifier.ascii_wordpiece).lower(),
+            "reads_idioms": str(classifier.reads_idioms).lower(),
             # Which readings the threat head makes, and its floor (moderation/threat_reading.py).
             **{name: str(getattr(classifier, name)).lower() for name in THREAT_READING_SETTINGS},
         }

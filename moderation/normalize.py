@@ -109,6 +109,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from moderation.idioms import read_idioms, reads_across
+
 # Letters of other scripts that render like a Latin letter (a subset of Unicode's
 # confusables.txt: the Cyrillic, Greek and Armenian ones seen in evasions).
 _LOOKALIKES = {
@@ -1211,15 +1213,18 @@ class Normalizer:
     """Text -> text, as the model should read it; ``vocab`` picks squeezed spellings;
     ``leading_mentions``: whether the mentions a message opens with are dropped (only for
     a model trained without them); ``glued_symbols``: whether a symbol glued to a word is
-    spaced off (only for a model trained so)."""
+    spaced off (only for a model trained so); ``idioms``: whether chat's idioms of violent
+    words are read as what they mean, last (moderation/idioms.py, rule 121)."""
 
     def __init__(
         self,
         vocab: frozenset[str] = frozenset(),
         leading_mentions: bool = False,
         glued_symbols: bool = False,
+        idioms: bool = False,
     ) -> None:
         self.vocab = vocab
+        self.idioms = idioms
         self._words = _Words(vocab)
         self.leading_mentions = leading_mentions
         self.glued_symbols = glued_symbols
@@ -1346,6 +1351,9 @@ class Normalizer:
         low = text.lower()
         if any(hint in low for hint in _ABBREVIATION_HINTS):
             text = _ABBREVIATED.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
+        if self.idioms:
+            # After everything else: "hit u up" is "hit you up" by now (rule 121).
+            text = read_idioms(text)
         return text
 
     def _read_symbols(self, text: str) -> str:
@@ -1425,6 +1433,8 @@ class Normalizer:
         alone. The two words are read as they stand, each at most 64 characters."""
         if text[space] != " ":
             return False
+        if self.idioms and reads_across(text, space):
+            return True  # an idiom read whole, or its condition, goes on past it (rule 121)
         start, end = space, space + 1
         while start > 0 and start > space - 64 and not text[start - 1].isspace():
             start -= 1

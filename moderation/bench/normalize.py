@@ -94,7 +94,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from moderation.bench.model import chat_messages
     from moderation.config import Source, classifier_settings
-    from moderation.normalize import Normalizer, drops_leading_mentions
     from moderation.policy import Policy
 
     p = argparse.ArgumentParser(prog="moderation bench normalize", description=__doc__)
@@ -107,10 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     on = Classifier(settings)
     off = Classifier(replace(settings, normalize=False))
     policy = Policy.for_model(on.labels, on.manifest["thresholds"], settings.thresholds)
-    # As the classifier builds it for this model (leading mentions: as its manifest says).
-    norm = Normalizer(
-        frozenset(on._tokenizer.get_vocab()), leading_mentions=drops_leading_mentions(on.manifest)
-    )
+    # The classifier's own (leading mentions, glued symbols and idioms as it reads them).
+    norm = on.normalizer
+    if norm is None:
+        raise SystemExit("moderation bench normalize: the normalizer is off (MODERATION_NORMALIZE)")
     texts = chat_messages(ns.messages, 0.0, 11)
 
     def timed(batch: list[str]) -> np.ndarray:

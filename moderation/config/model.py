@@ -136,6 +136,10 @@ class ClassifierSettings:
     # Undo evasive spellings (look-alike letters, leetspeak, spaced-out letters,
     # stretched vowels) before tokenizing: moderation/normalize.py.
     normalize: bool = True
+    # With ``normalize``: chat's idioms of violent words ("i'll hit you up later", "i'll
+    # shoot you a text", "break a leg") read as what they mean (moderation/idioms.py;
+    # rule 121 in docs/model.md). Off until scored.
+    read_idioms: bool = False
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
     # text when off, through the library.
@@ -232,6 +236,7 @@ def classifier_settings(source: Source | None = None) -> ClassifierSettings:
         thresholds=src.thresholds("THRESHOLDS"),
         require_vnni=src.boolean("REQUIRE_VNNI", False),
         normalize=src.boolean("NORMALIZE", True),
+        read_idioms=src.boolean("READ_IDIOMS", ClassifierSettings().read_idioms),
         ascii_wordpiece=src.boolean("ASCII_WORDPIECE", True),
         threat_past_full_stop=src.boolean(
             "THREAT_PAST_FULL_STOP", ClassifierSettings().threat_past_full_stop

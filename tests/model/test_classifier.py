@@ -376,12 +376,23 @@ def _long_texts() -> list[str]:
     prefix_chars = ClassifierSettings().max_tokens * PREFIX_CHARS_PER_TOKEN
     head = "because " * ((prefix_chars - 24) // 8)
     texts.append(head + "idi ot" + "," * 40 + " and more words" * 20)
+    # An idiom read as what it means (rule 121) in the last tokens kept, where the prefix
+    # would be cut inside it or before its condition ("later"): no cut is made there.
+    for tail in ("i'll hit you back later", "i'll shoot you a text soon"):
+        for words in range(119, 124):
+            texts.append("because " * words + tail + "," * 40 + " and more words" * 20)
     return texts
 
 
+@pytest.mark.parametrize("idioms", [False, True])
 def test_a_long_message_read_from_its_prefix_has_the_whole_messages_tokens(
-    classifier: Classifier,
+    classifier: Classifier, idioms: bool
 ) -> None:
+    from dataclasses import replace
+
+    if idioms != classifier.reads_idioms:
+        settings = replace(ClassifierSettings(threads=1), read_idioms=idioms)
+        classifier = Classifier(settings)
     texts = _long_texts()
     quick = [classifier.encode(t) for t in texts]
     taken = sum(classifier._encode_prefix(t) is not None for t in texts)

@@ -1,0 +1,221 @@
+"""Chat's idioms of violent words, read as what they mean (docs/model.md, rule 121).
+
+"i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
+whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
+threats and nudges them; the same idioms with "me" it mostly allows. Each idiom below is
+matched as whole words, only where its own words close it off ("hit you up" not before
+"with"; "shoot you" only before a thing sent), and rewritten as the plain words a reader
+takes from it. Nothing else of the message is touched, so a threat beside an idiom is read
+as before ("i'll hit you with a bat", "i'll shoot you in the face", "i'll set you on fire"
+match nothing here).
+
+Run last in the normalizer, after "u" is read "you" and evasions are undone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# What the model id gains where the idioms are read (after the weights' hash, before the
+# threat head's readings).
+IDIOMS_SUFFIX = "+idioms"
+
+
+def model_id(base: str, normalized: bool, idioms: bool) -> str:
+    """The id of ``base`` as the classifier runs it: ``+idioms`` where its normalizer
+    (``normalized``) reads them (``idioms``)."""
+    return base + IDIOMS_SUFFIX if normalized and idioms else base
+
+
+_APOSTROPHE = "['\u2019]"
+# Whom an idiom is aimed at, and whose thing it names.
+_OBJ = rf"(?:you|me|him|her|them|us|ya|y{_APOSTROPHE}?all)"
+_POSS = r"(?:your|my|his|her|their|our)"
+_START = r"(?<![\w@#'\u2019-])"
+_END = r"(?![\w'\u2019-])"
+# Things one sends or says: what "shoot you ..." and "hit you with ..." mean to pass on.
+_SENT = (
+    r"(?:texts?|messages?|msgs?|e-?mails?|mail|dms?|pms?|line|notes?|calls?|pics?|photos?|"
+    r"pictures?|links?|invites?|invitations?|numbers?|address|addresses|details|info|"
+    r"information|updates?|reply|replies|questions?|snaps?|videos?|vids?|selfies?|files?|"
+    r"screenshots?|resume|list|reminders?|heads[ -]up|recs?|recommendations?|suggestions?|"
+    r"tips?|songs?|playlists?|memes?|jokes?|facts?|quotes?|ideas?|news)"
+)
+_DETERMINER = r"(?:a|an|the|my|your|his|her|our|their|some|this|that|these|those)"
+_ADJECTIVE = r"(?:quick|short|brief|little|few|new|good|fun|random)"
+# A time soon after: what makes "i'll hit you back" a reply, not a blow returned.
+_SOON = (
+    r"(?:later|soon|tomorrow|tonight|today|asap|shortly|"
+    r"in\s+(?:a|an)\s+(?:bit|sec|second|min|minute|few|moment|while|hour))"
+)
+_WILL = (
+    rf"(?:{_APOSTROPHE}ll|\s+will|\s+gonna|\s+going\s+to|"
+    rf"(?:{_APOSTROPHE}re|\s+are)\s+(?:gonna|going\s+to))"
+)
+_BEING = (
+    rf"(?:you{_APOSTROPHE}?re|you\s+are|he{_APOSTROPHE}s|she{_APOSTROPHE}s|"
+    rf"they{_APOSTROPHE}re|we{_APOSTROPHE}re|i{_APOSTROPHE}?m|i\s+am)"
+)
+_PLACE = r"(?:place|house|couch|apartment|flat|dorm|pad|sofa|floor)"
+_GONE_TO = r"(?:gym|books|beach|pool|showers?|store|mall|club|town|slopes|shops|bar|bars)"
+
+_SEND = {"shoot": "send", "shoots": "sends", "shooting": "sending", "shot": "sent"}
+_TEXT = {"hit": "text", "hits": "texts", "hitting": "texting"}
+_TEXT_BLOWN = {
+    "blow": "text",
+    "blows": "texts",
+    "blew": "texted",
+    "blowing": "texting",
+    "blown": "texted",
+}
+_GO = {"hit": "go to", "hits": "goes to", "hitting": "going to"}
+_LEAVE = {"hit": "leave", "hits": "leaves", "hitting": "leaving"}
+_TAKE = {"shoot": "take", "shoots": "takes", "shooting": "taking", "shot": "took"}
+_DO_GREAT = {"knock": "do great", "knocks": "do great", "knocking": "doing great"}
+_STAY = {"crash": "stay", "crashes": "stays", "crashing": "staying", "crashed": "stayed"}
+
+
+def _verb(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
+    """Group ``verb`` read through ``table``, the rest of the match as written."""
+
+    def rewrite(m: re.Match[str]) -> str:
+        start, end = m.span("verb")
+        whole = m.group(0)
+        at = m.start()
+        return whole[: start - at] + table[m.group("verb").lower()] + whole[end - at :]
+
+    return rewrite
+
+
+def _fixed(words: str) -> Callable[[re.Match[str]], str]:
+    return lambda m: words
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(_START + pattern + _END, re.IGNORECASE)
+
+
+# (hint, pattern, rewrite): the pattern is tried only where the hint is in the message,
+# in small letters (most chat holds none of them). Longer idioms first.
+_IDIOMS: tuple[tuple[str, re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    ("hit", _compile(r"hit\s+the\s+nail\s+on\s+the\s+head"), _fixed("got it exactly right")),
+    (
+        "hit",
+        _compile(r"(?P<verb>hit|hits|hitting)\s+the\s+road"),
+        lambda m: _LEAVE[m.group("verb").lower()],
+    ),
+    (
+        "hit",
+        _compile(r"(?P<verb>hit|hits|hitting)\s+the\s+(?:hay|sack)"),
+        lambda m: _GO[m.group("verb").lower()] + " bed",
+    ),
+    ("hit", _compile(rf"(?P<verb>hit|hits|hitting)(?=\s+the\s+{_GONE_TO}{_END})"), _verb(_GO)),
+    (
+        "hit",
+        _compile(rf"(?P<verb>hit|hits|hitting)(?P<obj>\s+{_OBJ})\s+up(?!\s+with{_END})"),
+        lambda m: _TEXT[m.group("verb").lower()] + m.group("obj"),
+    ),
+    (
+        "hit",
+        _compile(rf"(?P<verb>hit|hits|hitting)(?=\s+{_OBJ}\s+back\s+{_SOON}{_END})"),
+        _verb(_TEXT),
+    ),
+    (
+        "hit",
+        _compile(
+            rf"(?P<verb>hit|hits|hitting)(?P<obj>\s+{_OBJ})\s+with"
+            rf"(?=\s+(?:{_DETERMINER}\s+)?(?:{_ADJECTIVE}\s+)?{_SENT}{_END})"
+        ),
+        lambda m: (
+            {"hit": "give", "hits": "gives", "hitting": "giving"}[m.group("verb").lower()]
+            + m.group("obj")
+        ),
+    ),
+    (
+        "sho",  # shoot, shot
+        _compile(
+            rf"(?P<verb>shoot|shoots|shooting|shot)(?=\s+{_OBJ}\s+(?:over\s+)?"
+            rf"(?:{_DETERMINER}\s+)?(?:{_ADJECTIVE}\s+)?{_SENT}{_END})"
+        ),
+        _verb(_SEND),
+    ),
+    (
+        "shot",
+        _compile(rf"(?P<verb>shoot|shoots|shooting|shot)(?P<whose>\s+{_POSS})\s+shot"),
+        lambda m: _TAKE[m.group("verb").lower()] + m.group("whose") + " chance",
+    ),
+    ("leg", _compile(r"break\s+a\s+leg(?!\s+of" + _END + ")"), _fixed("good luck")),
+    ("dead", _compile(r"knocked\s+(?:'em|\u2019em|em|them)\s+dead"), _fixed("did great")),
+    (
+        "dead",
+        _compile(r"(?P<verb>knock|knocks|knocking)\s+(?:'em|\u2019em|em|them)\s+dead"),
+        lambda m: _DO_GREAT[m.group("verb").lower()],
+    ),
+    (
+        "bl",  # blow, blew
+        _compile(
+            rf"(?P<verb>blow|blows|blew|blowing|blown)\s+up(?P<what>\s+{_POSS}\s+"
+            r"(?:phone|inbox|dms|notifications|line|cell|mentions|texts))"
+        ),
+        lambda m: _TEXT_BLOWN[m.group("verb").lower()] + m.group("what"),
+    ),
+    (
+        "bl",
+        _compile(
+            rf"(?P<verb>blow|blows|blew|blowing|blown)(?P<what>\s+{_POSS}\s+"
+            r"(?:phone|inbox|dms|notifications|line|cell|mentions))\s+up"
+        ),
+        lambda m: _TEXT_BLOWN[m.group("verb").lower()] + m.group("what"),
+    ),
+    ("kill", _compile(r"killing\s+it"), _fixed("doing great")),
+    ("kill", _compile(r"killed\s+it"), _fixed("did great")),
+    (
+        "kill",
+        _compile(rf"(?P<who>you|we|y{_APOSTROPHE}?all)(?P<will>{_WILL})\s+kill\s+it"),
+        lambda m: m.group("who") + m.group("will") + " do great",
+    ),
+    (
+        "fire",
+        _compile(
+            rf"(?P<who>{_BEING})\s+(?:(?:so|totally|really|absolutely|literally)\s+)?on\s+fire"
+        ),
+        lambda m: m.group("who") + " doing great",
+    ),
+    (
+        "crash",
+        _compile(
+            rf"(?P<verb>crash|crashes|crashing|crashed)(?=\s+(?:at|on)\s+{_POSS}\s+{_PLACE}{_END})"
+        ),
+        _verb(_STAY),
+    ),
+)
+HINTS = frozenset(hint for hint, _, _ in _IDIOMS)
+
+
+def read_idioms(text: str) -> str:
+    """``text`` with each idiom of the table read as what it means."""
+    low = text.lower()
+    hints = {hint for hint in HINTS if hint in low}
+    if not hints:
+        return text
+    for hint, pattern, rewrite in _IDIOMS:
+        if hint in hints:
+            text = pattern.sub(rewrite, text)
+    return text
+
+
+# No idiom of the table, with what its lookahead asks to follow it, is this long.
+_LONGEST = 60
+
+
+def reads_across(text: str, at: int) -> bool:
+    """Whether an idiom of the table starts in the ``_LONGEST`` characters before ``at``:
+    a prefix of ``text`` cut at ``at`` might read it otherwise than the whole message."""
+    window = text[max(0, at - _LONGEST) : at + _LONGEST]
+    low = window.lower()
+    before = at - max(0, at - _LONGEST)
+    return any(
+        hint in low and any(m.start() < before for m in pattern.finditer(window))
+        for hint, pattern, _ in _IDIOMS
+    )

@@ -1,0 +1,68 @@
+"""Chat's idioms of violent words read as what they mean, through the shipped model
+(moderation/idioms.py; docs/model.md, rule 121)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from moderation import metrics
+from moderation.classifier import Classifier
+from moderation.config import ClassifierSettings
+from moderation.replay.scoring import model_facts
+
+
+@pytest.fixture(scope="module")
+def readers() -> tuple[Classifier, Classifier]:
+    """The model with the idioms read, and without."""
+    base = ClassifierSettings(threads=1)
+    return Classifier(replace(base, read_idioms=True)), Classifier(replace(base, read_idioms=False))
+
+
+@pytest.mark.parametrize(
+    ("idiom", "meant"),
+    [
+        ("ill hit u up tomorrow", "ill text you tomorrow"),
+        ("i'll shoot you a dm", "i'll send you a dm"),
+        ("BREAK A LEG tonight!!", "good luck tonight!!"),
+        ("you're killing it 🔥", "you're doing great 🔥"),
+    ],
+)
+def test_an_idiom_gets_the_tokens_of_what_it_means(
+    readers: tuple[Classifier, Classifier], idiom: str, meant: str
+) -> None:
+    on, off = readers
+    assert np.array_equal(on.encode(idiom).ids, off.encode(meant).ids)
+    assert not np.array_equal(off.encode(idiom).ids, off.encode(meant).ids)
+
+
+@pytest.mark.parametrize(
+    "threat",
+    ["i'll hit you with a bat", "i'll shoot you in the face", "i'll set you on fire"],
+)
+def test_a_threat_with_the_same_verbs_scores_as_without_the_idioms(
+    readers: tuple[Classifier, Classifier], threat: str
+) -> None:
+    on, off = readers
+    assert np.array_equal(on.encode(threat).ids, off.encode(threat).ids)
+    assert np.array_equal(on.scores(on.encode(threat)), off.scores(off.encode(threat)))
+
+
+def test_the_id_and_the_info_metric_say_whether_idioms_are_read(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    on, off = readers
+    assert on.reads_idioms and not off.reads_idioms
+    assert on.model_id == off.model_id.replace("+threat-", "+idioms+threat-", 1)
+    metrics.describe_model(on)
+    assert metrics.MODEL_INFO._value["reads_idioms"] == "true"
+    metrics.describe_model(off)
+    assert metrics.MODEL_INFO._value["reads_idioms"] == "false"
+    for c in readers:
+        settings = replace(ClassifierSettings(threads=1), read_idioms=c.reads_idioms)
+        assert model_facts(settings)["id"] == c.model_id
+    # Without the normalizer nothing is read, and the id says so.
+    plain = replace(ClassifierSettings(threads=1), normalize=False, read_idioms=True)
+    assert "+idioms" not in model_facts(plain)["id"]

@@ -1,0 +1,117 @@
+"""Chat's idioms of violent words read as what they mean (moderation/idioms.py, rule 121)."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from moderation.idioms import HINTS, read_idioms, reads_across
+from moderation.normalize import Normalizer
+
+VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"})
+
+
+@pytest.mark.parametrize(
+    ("idiom", "meant"),
+    [
+        ("i'll hit you up later", "i'll text you later"),
+        ("Hit me up when you're free", "text me when you're free"),
+        ("she hits him up every day", "she texts him every day"),
+        ("i'll hit you back in a bit", "i'll text you back in a bit"),
+        ("hit y'all back tomorrow", "text y'all back tomorrow"),
+        ("i'll hit you with the details", "i'll give you the details"),
+        ("hitting you with a quick question", "giving you a quick question"),
+        ("i'll shoot you a text", "i'll send you a text"),
+        ("shot her an email", "sent her an email"),
+        ("shooting you my number", "sending you my number"),
+        ("shoot us over a quick pic", "send us over a quick pic"),
+        ("break a leg tonight!", "good luck tonight!"),
+        ("go knock em dead", "go do great"),
+        ("you knocked 'em dead", "you did great"),
+        ("shoot your shot with her", "take your chance with her"),
+        ("i'll blow up your phone later", "i'll text your phone later"),
+        ("she blew my phone up", "she texted my phone"),
+        ("you're killing it!", "you're doing great!"),
+        ("you killed it last night", "you did great last night"),
+        ("you're gonna kill it tomorrow", "you're gonna do great tomorrow"),
+        ("we'll kill it", "we'll do great"),
+        ("you're on fire today", "you're doing great today"),
+        ("she's so on fire", "she's doing great"),
+        ("can i crash at your place", "can i stay at your place"),
+        ("you hit the nail on the head", "you got it exactly right"),
+        ("time to hit the road", "time to leave"),
+        ("time to hit the hay", "time to go to bed"),
+        ("let's hit the beach", "let's go to the beach"),
+        # Typographer's apostrophes are read as the plain ones.
+        ("you\u2019re on fire", "you\u2019re doing great"),
+    ],
+)
+def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
+    assert read_idioms(idiom) == meant
+
+
+@pytest.mark.parametrize(
+    "threat",
+    [
+        "i'll hit you with a bat",
+        "i'll hit you up with a bat",
+        "hit me again and i'll hit you back",
+        "i'll hit you back when you least expect it",
+        "i'll shoot you in the face",
+        "someone should shoot you",
+        "shoot him a few times",
+        "i'll break your legs",
+        "break a leg of yours and see",
+        "i'll knock you dead",
+        "i'll set you on fire",
+        "set them on fire",
+        "i'll blow up your car",
+        "i'll blow up your house",
+        "i'm going to kill you",
+        "i'll kill it and then you",
+        "i'll crash my car into your house",
+        "i'll hit your head",
+        # Inside a word, a handle or a hashtag: no idiom.
+        "@hitmeup",
+        "#killingit",
+        "whitethe road",
+    ],
+)
+def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
+    assert read_idioms(threat) == threat
+
+
+def test_text_without_a_hint_is_returned_as_is() -> None:
+    text = "see you at the game tonight"
+    assert not any(hint in text for hint in HINTS)
+    assert read_idioms(text) is text
+
+
+@given(st.text(alphabet="hit you up shoot a text break leg killing on fire.,'!", max_size=60))
+def test_reading_twice_changes_nothing_more(text: str) -> None:
+    once = read_idioms(text)
+    assert read_idioms(once) == once
+
+
+def test_a_cut_inside_an_idiom_or_its_condition_is_reported() -> None:
+    text = "well " * 20 + "i'll hit you back later and more words"
+    verb = text.index("hit")
+    assert reads_across(text, text.index(" you", verb))
+    # The condition ("later") lies past the verb's rewrite: a cut before it too.
+    assert reads_across(text, text.index(" later"))
+    assert not reads_across(text, 4)
+    assert not reads_across("well " * 40, 100)
+
+
+def test_the_normalizer_reads_idioms_only_when_asked_and_after_shorthand() -> None:
+    assert Normalizer(VOCAB)("ill hit u up l8r") == "ill hit you up l8r"
+    on = Normalizer(VOCAB, idioms=True)
+    assert on.idioms
+    assert on("ill hit u up later") == "ill text you later"
+    assert on("i'll hit u with a bat") == "i'll hit you with a bat"
+
+
+def test_the_normalizer_cuts_no_prefix_inside_an_idiom() -> None:
+    text = "well " * 20 + "i'll shoot you a text soon"
+    space = text.index(" you")
+    assert Normalizer(VOCAB, idioms=True).joins_across(text, space)
+    assert not Normalizer(VOCAB).joins_across(text, space)
