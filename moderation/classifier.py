@@ -64,20 +64,25 @@ class Encoded:
     """A tokenized message: int64 token ids with [CLS]/[SEP], whether text was cut, and
     where each of its lines after the first starts in ``ids`` (none: one line, or not
     looked for; the tokenizer reads a line break as a space, so the threat head's line
-    reading needs them: docs/model.md, rule 116)."""
+    reading needs them: docs/model.md, rule 116), and the token ids of the message without
+    the sentences an idiom is read in (None: no idiom read, or no such rest; rule 122)."""
 
     ids: np.ndarray
     truncated: bool
     lines: tuple[int, ...] = ()
+    rest: np.ndarray | None = None
 
     def key_bytes(self) -> bytes:
-        """What tells this message's verdict apart from others': its token ids, and where
-        its lines start where it holds two or more ("a⏎b" and "a b" share ids, not
-        verdicts). A message of one line is keyed by its ids alone."""
-        ids = self.ids.astype("<i8", copy=False).tobytes()
-        if not self.lines:
-            return ids
-        return ids + b"|lines|" + np.asarray(self.lines, dtype="<i8").tobytes()
+        """What tells this message's verdict apart from others': its token ids, where its
+        lines start where it holds two or more ("a⏎b" and "a b" share ids, not verdicts),
+        and its rest where it has one ("hit you up" is read "text you", and read apart from
+        the rest of the message). A message of one line and no rest is keyed by its ids."""
+        key = self.ids.astype("<i8", copy=False).tobytes()
+        if self.lines:
+            key += b"|lines|" + np.asarray(self.lines, dtype="<i8").tobytes()
+        if self.rest is not None:
+            key += b"|rest|" + self.rest.astype("<i8", copy=False).tobytes()
+        return key
 
     @property
     def tokens(self) -> int:
@@ -429,17 +434,29 @@ class Classifier:
         quick = self._encode_prefix(text, python_ascii) if from_prefix else None
         if quick is not None:
             return quick
+        rest_text = None
         if self._normalize is not None:
-            text = self._normalize(text)
+            text, rest_text = self._normalize.with_rest(text)
         ids, overflowing = self._token_ids(text, python_ascii)
         if ids.shape[0] <= _SPECIAL_TOKENS:
             raise EmptyTextError(
                 "text is empty or holds only whitespace, control or zero-width characters"
             )
         truncated = cut or overflowing
-        if truncated or not self.threat_lines_alone or not _LINE_BREAK.search(text):
-            return Encoded(ids, truncated)
-        return Encoded(ids, False, self._line_starts(text, ids, python_ascii))
+        if truncated:
+            return Encoded(ids, True)
+        rest = self._rest_ids(rest_text, python_ascii) if rest_text else None
+        lines = (
+            self._line_starts(text, ids, python_ascii)
+            if self.threat_lines_alone and _LINE_BREAK.search(text)
+            else ()
+        )
+        return Encoded(ids, False, lines, rest)
+
+    def _rest_ids(self, rest: str, python_ascii: bool) -> np.ndarray | None:
+        """The token ids of a message's rest (rule 122), where it has a token and fits."""
+        ids, overflowing = self._token_ids(rest, python_ascii)
+        return None if overflowing or ids.shape[0] <= _SPECIAL_TOKENS else ids
 
     def _line_starts(self, text: str, ids: np.ndarray, python_ascii: bool) -> tuple[int, ...]:
         """Where each line of ``text`` (normalized) after the first starts in its token ids
@@ -601,10 +618,31 @@ class Classifier:
     ) -> np.ndarray:
         """A message's scores from its first reading (``row``; ``alone``: the screen's
         alone), with the threat head's further readings where they apply (``read`` scores
-        one reading's ids); counted as screened only where the screen answered every
-        reading of it alone, so a message counts once however often it is read."""
+        one reading's ids), and where it has a rest (rule 122) each head's higher score of
+        the message and its rest, each read so; counted as screened only where the screen
+        answered every reading of it alone, so a message counts once however often it is
+        read."""
+        out, model_read = self._further(encoded, row, alone, read)
+        if encoded.rest is not None:
+            rest_row, rest_alone = read(encoded.rest)
+            rest_out, rest_model_read = self._further(
+                Encoded(encoded.rest, False), rest_row, rest_alone, read
+            )
+            out = np.maximum(out, rest_out)
+            model_read |= rest_model_read
+        return self._counted(out, not model_read)
+
+    def _further(
+        self,
+        encoded: Encoded,
+        row: np.ndarray,
+        alone: bool,
+        read: Callable[[np.ndarray], tuple[np.ndarray, bool]],
+    ) -> tuple[np.ndarray, bool]:
+        """``_message``'s scores of one reading with the threat head's further readings,
+        and whether the model (not the screen alone) read any of it."""
         if self._threat_reading is None:
-            return self._counted(row, alone)
+            return row, not alone
         model_read = not alone
 
         def further(ids: np.ndarray) -> np.ndarray:
@@ -616,7 +654,7 @@ class Classifier:
         out = self._threat_reading.apply(
             encoded.ids, encoded.truncated, row, further, encoded.lines
         )
-        return self._counted(out, not model_read)
+        return out, model_read
 
     @property
     def reads_idioms(self) -> bool:

@@ -205,6 +205,20 @@ def read_idioms(text: str) -> str:
     return text
 
 
+# Where a sentence ends: after ".", "!", "?" or "…" and a space, and at a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?\u2026])\s+|\s*[\r\n]+\s*")
+
+
+def without_idiom_sentences(text: str) -> str | None:
+    """``text`` without the sentences an idiom of the table is read in, the others kept in
+    order and joined by a space; None where every sentence or none holds one (rule 122)."""
+    sentences = [s for s in _SENTENCE_END.split(text) if s.strip()]
+    kept = [s for s in sentences if read_idioms(s) == s]
+    if not kept or len(kept) == len(sentences):
+        return None
+    return " ".join(kept)
+
+
 # No idiom of the table, with what its lookahead asks to follow it, is this long.
 _LONGEST = 60
 

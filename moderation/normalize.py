@@ -109,7 +109,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from moderation.idioms import read_idioms, reads_across
+from moderation.idioms import read_idioms, reads_across, without_idiom_sentences
 
 # Letters of other scripts that render like a Latin letter (a subset of Unicode's
 # confusables.txt: the Cyrillic, Greek and Armenian ones seen in evasions).
@@ -1279,7 +1279,23 @@ class Normalizer:
         )
 
     def __call__(self, text: str, whole: str | None = None) -> str:
-        """``text`` as the model should read it.
+        """``text`` as the model should read it (``_passes``, then the idioms where read)."""
+        text = self._passes(text, whole)
+        # After everything else: "hit u up" is "hit you up" by now (rule 121).
+        return read_idioms(text) if self.idioms else text
+
+    def with_rest(self, text: str, whole: str | None = None) -> tuple[str, str | None]:
+        """``text`` as the model should read it, and, where an idiom is read in it, the
+        same without the sentences that hold one (None where there is no such rest;
+        rule 122)."""
+        text = self._passes(text, whole)
+        if not self.idioms:
+            return text, None
+        read = read_idioms(text)
+        return read, (None if read == text else without_idiom_sentences(text))
+
+    def _passes(self, text: str, whole: str | None = None) -> str:
+        """``text`` with every evasion undone (every pass but the idioms').
 
         ``whole``: the message ``text`` was cut from, at a word boundary, when only a
         prefix is read. Whether a message is genuinely Cyrillic or Greek is a
@@ -1351,9 +1367,6 @@ class Normalizer:
         low = text.lower()
         if any(hint in low for hint in _ABBREVIATION_HINTS):
             text = _ABBREVIATED.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
-        if self.idioms:
-            # After everything else: "hit u up" is "hit you up" by now (rule 121).
-            text = read_idioms(text)
         return text
 
     def _read_symbols(self, text: str) -> str:

@@ -66,3 +66,45 @@ def test_the_id_and_the_info_metric_say_whether_idioms_are_read(
     # Without the normalizer nothing is read, and the id says so.
     plain = replace(ClassifierSettings(threads=1), normalize=False, read_idioms=True)
     assert "+idioms" not in model_facts(plain)["id"]
+
+
+@pytest.mark.parametrize(
+    ("message", "rest"),
+    [
+        ("i'll shoot you a text tomorrow. I hope you die", "I hope you die"),
+        ("you killed it last night. all immigrants are vermin", "all immigrants are vermin"),
+        ("break a leg tonight! you're so stupid", "you're so stupid"),
+    ],
+)
+def test_an_idioms_sentence_lowers_no_score_of_the_rest(
+    readers: tuple[Classifier, Classifier], message: str, rest: str
+) -> None:
+    on, _ = readers
+    encoded = on.encode(message)
+    assert encoded.rest is not None
+    assert np.array_equal(encoded.rest, on.encode(rest).ids)
+    whole = on.scores(encoded)
+    alone = on.scores(on.encode(rest))
+    read_plainly = on.scores(replace(encoded, rest=None))
+    np.testing.assert_array_equal(whole, np.maximum(alone, read_plainly))
+    # The batch paths read the rest as one message does.
+    np.testing.assert_allclose(
+        on.scores_padded([encoded, on.encode("hello there")])[0], whole, atol=0.2
+    )
+    np.testing.assert_array_equal(on.scores_same_length([encoded])[0], whole)
+
+
+def test_a_message_with_a_rest_is_keyed_apart_from_its_plain_writing(
+    readers: tuple[Classifier, Classifier],
+) -> None:
+    on, off = readers
+    idiom = on.encode("i'll hit you up later. you idiot")
+    plain = on.encode("i'll text you later. you idiot")
+    assert np.array_equal(idiom.ids, plain.ids)
+    assert idiom.rest is not None and plain.rest is None
+    assert idiom.key_bytes() != plain.key_bytes()
+    assert plain.key_bytes() == plain.ids.astype("<i8").tobytes()
+    # Without the idioms read there is no rest.
+    assert off.encode("i'll hit you up later. you idiot").rest is None
+    # Nor where the message was cut to fit.
+    assert on.encode("i'll hit you up later. " + "you idiot " * 200).rest is None

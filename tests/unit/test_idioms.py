@@ -115,3 +115,35 @@ def test_the_normalizer_cuts_no_prefix_inside_an_idiom() -> None:
     space = text.index(" you")
     assert Normalizer(VOCAB, idioms=True).joins_across(text, space)
     assert not Normalizer(VOCAB).joins_across(text, space)
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ("i'll shoot you a text tomorrow. I hope you die", "I hope you die"),
+        ("you suck! break a leg tonight", "you suck!"),
+        ("a. hit me up later? b\nc", "a. b c"),
+        ("ok\u2026 hit you back in a bit", "ok\u2026"),
+        # Every sentence, or none, holds an idiom: no rest.
+        ("i'll hit you up later. break a leg", None),
+        ("i'll hit you with a bat. loser", None),
+        ("i'll hit you up later", None),
+    ],
+)
+def test_the_rest_is_the_sentences_no_idiom_is_read_in(text: str, rest: str | None) -> None:
+    from moderation.idioms import without_idiom_sentences
+
+    assert without_idiom_sentences(text) == rest
+
+
+def test_the_normalizer_gives_a_rest_only_where_it_reads_an_idiom() -> None:
+    on = Normalizer(VOCAB, idioms=True)
+    assert on.with_rest("i'll shoot u a text. u suck") == (
+        "i'll send you a text. you suck",
+        "you suck",
+    )
+    assert on.with_rest("u suck. so do i") == ("you suck. so do i", None)
+    assert Normalizer(VOCAB).with_rest("i'll shoot u a text. u suck") == (
+        "i'll shoot you a text. you suck",
+        None,
+    )
