@@ -304,7 +304,8 @@ class Classifier:
             self._choose_one_thread(one, settings.one_thread_up_to)
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
-            "ASCII tokenized %s, threat read past a final full stop: %s, past opening "
+            "ASCII tokenized %s, idioms read: %s, threat read past a final full stop: %s, "
+            "past opening "
             "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
             "past final marks: %s, each sentence alone: %s (beside asides of up to %d "
             "words; an emoji ends one: %s, a comma: %s), each line alone: %s, past closing "
@@ -321,6 +322,7 @@ class Classifier:
             self.max_tokens,
             settings.spinning,
             "in Python" if self._wordpiece is not None else "by the library",
+            "yes" if self.reads_idioms else "no",
             "yes" if self.threat_past_full_stop else "no",
             "yes" if self.threat_past_mentions else "no",
             "yes" if self.threat_past_inner_mentions else "no",
