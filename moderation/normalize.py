@@ -1280,22 +1280,23 @@ class Normalizer:
 
     def __call__(self, text: str, whole: str | None = None) -> str:
         """``text`` as the model should read it (``_passes``, then the idioms where read)."""
-        text = self._passes(text, whole)
+        text, low = self._passes(text, whole)
         # After everything else: "hit u up" is "hit you up" by now (rule 121).
-        return read_idioms(text) if self.idioms else text
+        return read_idioms(text, low) if self.idioms else text
 
     def with_rest(self, text: str, whole: str | None = None) -> tuple[str, str | None]:
         """``text`` as the model should read it, and, where an idiom is read in it, the
         same without the sentences that hold one (None where there is no such rest;
         rule 122)."""
-        text = self._passes(text, whole)
+        text, low = self._passes(text, whole)
         if not self.idioms:
             return text, None
-        read = read_idioms(text)
+        read = read_idioms(text, low)
         return read, (None if read == text else without_idiom_sentences(text))
 
-    def _passes(self, text: str, whole: str | None = None) -> str:
-        """``text`` with every evasion undone (every pass but the idioms').
+    def _passes(self, text: str, whole: str | None = None) -> tuple[str, str]:
+        """``text`` with every evasion undone (every pass but the idioms'), and the same in
+        lower case (made for the abbreviations; the idioms read it too, rule 124).
 
         ``whole``: the message ``text`` was cut from, at a word boundary, when only a
         prefix is read. Whether a message is genuinely Cyrillic or Greek is a
@@ -1367,7 +1368,8 @@ class Normalizer:
         low = text.lower()
         if any(hint in low for hint in _ABBREVIATION_HINTS):
             text = _ABBREVIATED.sub(lambda m: _ABBREVIATIONS[m.group(0).lower()], text)
-        return text
+            low = text.lower()
+        return text, low
 
     def _read_symbols(self, text: str) -> str:
         """Fancy letters folded and letters spelled out between symbols joined. No space

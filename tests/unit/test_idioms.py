@@ -147,3 +147,63 @@ def test_the_normalizer_gives_a_rest_only_where_it_reads_an_idiom() -> None:
         "i'll shoot you a text. you suck",
         None,
     )
+
+
+def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
+    from moderation.idioms import _hinted
+
+    assert all(_hinted(word) for word in HINTS)
+    assert not _hinted("see you at the game tonight, bring the blue ball")
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "hit",
+                "HIT",
+                "you",
+                "up",
+                "back",
+                "later",
+                "shoot",
+                "shot",
+                "me",
+                "a",
+                "text",
+                "break",
+                "leg",
+                "knock",
+                "em",
+                "dead",
+                "blow",
+                "blew",
+                "my",
+                "phone",
+                "killing",
+                "it",
+                "you're",
+                "on",
+                "fire",
+                "crash",
+                "at",
+                "your",
+                "place",
+                "the",
+                "road",
+                ".",
+                "!",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_the_gate_skips_only_patterns_that_could_not_match(words: list[str]) -> None:
+    from moderation.idioms import _IDIOMS
+
+    text = " ".join(words)
+    ungated = text
+    for _, pattern, rewrite in _IDIOMS:
+        ungated = pattern.sub(rewrite, ungated)
+    assert read_idioms(text) == ungated
+    assert read_idioms(text, text.lower()) == ungated
