@@ -137,9 +137,12 @@ class ClassifierSettings:
     # stretched vowels) before tokenizing: moderation/normalize.py.
     normalize: bool = True
     # With ``normalize``: chat's idioms of violent words ("i'll hit you up later", "i'll
-    # shoot you a text", "break a leg") read as what they mean (moderation/idioms.py;
-    # rule 121 in docs/model.md). Off until scored.
-    read_idioms: bool = False
+    # shoot you a text", "break a leg") read as what they mean, and a message holding one
+    # read without its sentence too, each head taking the higher score (moderation/idioms.py;
+    # docs/model.md, rules 121-125, which it passed: on six frames of a suite line beside an
+    # idiom, benign lines nudged 6,124 -> 1,590 in the pair, threats lost 64 -> 40; chitchat
+    # train 7 -> 0 of the 37 utterances it changes; 4.7% of the normalizer's time).
+    read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
     # text when off, through the library.

@@ -25,14 +25,16 @@ def test_scores_cover_every_label_and_lie_in_unit_interval(classifier: Classifie
     assert set(result.scores) == set(classifier.labels)
     assert "toxic" in result.scores
     assert all(0.0 <= v <= 1.0 for v in result.scores.values())
-    # The shipped file's id, and which second readings its threat head makes by default.
+    # The shipped file's id, read with idioms, and which second readings its threat head
+    # makes by default.
     d = ClassifierSettings()
     assert result.model_id == read_threat_id(
-        load_manifest(default_model_dir())["id"],
+        load_manifest(default_model_dir())["id"] + "+idioms",
         classifier.labels,
         Readings.of(d),
     )
     assert d.threat_past_full_stop and classifier.threat_past_full_stop
+    assert d.read_idioms and classifier.reads_idioms
     assert result.tokens == 12 and not result.truncated
 
 

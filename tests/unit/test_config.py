@@ -48,6 +48,7 @@ def test_huge_pages_are_off_unless_turned_on(raw: str | None, expected: bool) ->
 # and the threat head's further readings (docs/model.md, rules 102-120).
 _ON_BY_DEFAULT = [
     ("ASCII_WORDPIECE", "ascii_wordpiece"),
+    ("READ_IDIOMS", "read_idioms"),
     ("THREAT_PAST_FULL_STOP", "threat_past_full_stop"),
     ("THREAT_PAST_MENTIONS", "threat_past_mentions"),
     ("THREAT_PAST_INNER_MENTIONS", "threat_past_inner_mentions"),
