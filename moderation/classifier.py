@@ -305,11 +305,10 @@ class Classifier:
         log.info(
             "model %s loaded: %d labels, %d threads%s%s, max %d tokens, spinning %s, "
             "ASCII tokenized %s, idioms read: %s, threat read past a final full stop: %s, "
-            "past opening "
-            "mentions: %s, past other mentions: %s, past chat words: %s, past emoji: %s, "
-            "past final marks: %s, each sentence alone: %s (beside asides of up to %d "
-            "words; an emoji ends one: %s, a comma: %s), each line alone: %s, past closing "
-            "words: %s, none under %g",
+            "past opening mentions: %s, past other mentions: %s, past chat words: %s, "
+            "past emoji: %s, past final marks: %s, each sentence alone: %s (beside asides "
+            "of up to %d words; an emoji ends one: %s, a comma: %s), each line alone: %s, "
+            "past closing words: %s, none under %g",
             self.model_id,
             len(self.labels),
             self.threads,
