@@ -17,6 +17,7 @@ from moderation import metrics
 from moderation.classifier import load_manifest
 from moderation.config import CacheSettings, ClassifierSettings, default_model_dir
 from moderation.embedded import EmbeddedRedis
+from moderation.idioms import model_id as idioms_id
 from moderation.threat_reading import Readings
 from moderation.threat_reading import model_id as read_threat_id
 from tests.integration.conftest import wait_for
@@ -103,9 +104,10 @@ def test_a_model_swapped_under_traffic_loses_nothing_and_a_broken_one_is_refused
     reasons = Counter(v["reason"] for v in verdicts.values())
     assert set(reasons) == {"model"}, reasons
     models = [verdicts[f"s{i}"]["model"] for i in range(n)]
-    # The new file as the classifier runs it, with its threat head's second readings.
+    # The new file as the classifier runs it, idioms read and with its threat head's
+    # second readings.
     d = ClassifierSettings()
-    new = read_threat_id(NEW_ID, ("threat",), Readings.of(d))
+    new = read_threat_id(idioms_id(NEW_ID, d.normalize, d.read_idioms), ("threat",), Readings.of(d))
     assert new != NEW_ID
     assert models[0] == old_id and models[-1] == new and info == new
     # Every message sent once the swap was done went to the new model (partitions are
