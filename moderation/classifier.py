@@ -105,6 +105,15 @@ class Classification:
     model_id: str
 
 
+def read_id(base: str, labels: Sequence[str], settings: ClassifierSettings) -> str:
+    """The id of the file ``base`` names as the classifier reads it under ``settings``:
+    with the idioms' part (moderation/idioms.py), then the threat head's readings'
+    (moderation/threat_reading.py); the screen's part follows once it is loaded. The
+    replay names what it runs by this too, without loading the session."""
+    base = idioms_id(base, settings.normalize, settings.read_idioms)
+    return read_threat_id(base, labels, Readings.of(settings))
+
+
 def sanitize(text: str) -> str:
     """Replace lone UTF-16 surrogates (invalid in UTF-8) with U+FFFD; pairs are joined."""
     try:
@@ -254,7 +263,6 @@ class Classifier:
             if settings.normalize
             else None
         )
-        self.model_id = idioms_id(self.model_id, settings.normalize, settings.read_idioms)
         # No padding ever: a batch of one is as long as its message.
         self._tokenizer.no_padding()
         self._tokenizer.enable_truncation(self.max_tokens)
@@ -287,7 +295,7 @@ class Classifier:
             readings,
             lambda word: self._token_ids(word)[0][1:-1].tolist(),
         )
-        self.model_id = read_threat_id(self.model_id, self.labels, readings)
+        self.model_id = read_id(self.model_id, self.labels, settings)
         if settings.screen_dir is not None:
             self._load_screen(settings.screen_dir, settings.screen_ratio, settings.spinning)
         # Messages up to this many tokens run on a one-thread session of their own

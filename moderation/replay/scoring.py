@@ -150,19 +150,15 @@ def model_facts(settings: ClassifierSettings) -> dict[str, Any]:
     Raises ConfigError when the threshold overrides name a label the model lacks,
     exactly as the worker refuses to start.
     """
-    from moderation.classifier import load_manifest
-    from moderation.idioms import model_id as idioms_id
+    from moderation.classifier import load_manifest, read_id
     from moderation.policy import Policy
     from moderation.screen import screen_id
-    from moderation.threat_reading import Readings
-    from moderation.threat_reading import model_id as read_threat_id
 
     manifest = load_manifest(settings.model_dir)
     labels = tuple(manifest["labels"])
     policy = Policy.for_model(labels, manifest["thresholds"], settings.thresholds)
-    # As the classifier names what it runs (moderation/idioms.py, threat_reading.py, screen.py).
-    model_id = idioms_id(manifest["id"], settings.normalize, settings.read_idioms)
-    model_id = read_threat_id(model_id, labels, Readings.of(settings))
+    # As the classifier names what it runs (moderation/classifier.py's read_id, screen.py).
+    model_id = read_id(manifest["id"], labels, settings)
     screen = None
     if settings.screen_dir is not None:
         # The pair decides otherwise than the model alone: its id (moderation/screen.py).
