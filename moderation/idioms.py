@@ -1,4 +1,4 @@
-"""Chat's idioms of violent words, read as what they mean (docs/model.md, rule 121).
+"""Chat's idioms of violent words, read as what they mean (docs/model.md, rules 121, 126).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -7,7 +7,9 @@ matched as whole words, only where its own words close it off ("hit you up" not 
 "with"; "shoot you" only before a thing sent), and rewritten as the plain words a reader
 takes from it. Nothing else of the message is touched, so a threat beside an idiom is read
 as before ("i'll hit you with a bat", "i'll shoot you in the face", "i'll set you on fire"
-match nothing here).
+match nothing here). Rule 126 added "you're a lifesaver", "knock yourself out", "you're the
+bomb", "i'd kill for a coffee", "go kill it at the interview", "fire away" and beating
+someone at a game of a closed list ("i'll destroy you at chess"; "at school" is no game).
 
 Run last in the normalizer, after "u" is read "you" and evasions are undone.
 """
@@ -19,11 +21,12 @@ from collections.abc import Callable
 
 # What the model id gains where the idioms are read (after the weights' hash, before the
 # threat head's readings).
-IDIOMS_SUFFIX = "+idioms"
+# The table's version: ":2" since rule 126 read more idioms than rule 125's table.
+IDIOMS_SUFFIX = "+idioms:2"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:2`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -74,6 +77,29 @@ _LEAVE = {"hit": "leave", "hits": "leaves", "hitting": "leaving"}
 _TAKE = {"shoot": "take", "shoots": "takes", "shooting": "taking", "shot": "took"}
 _DO_GREAT = {"knock": "do great", "knocks": "do great", "knocking": "doing great"}
 _STAY = {"crash": "stay", "crashes": "stays", "crashing": "staying", "crashed": "stayed"}
+# Rule 126: beating someone at a game is winning against them.
+_WIN = {
+    **{verb: "win against" for verb in ("destroy", "crush", "smash", "wreck", "beat")},
+    **{verb: "win against" for verb in ("murder", "kill")},
+    **{
+        verb: "wins against"
+        for verb in ("destroys", "crushes", "smashes", "wrecks", "beats", "murders", "kills")
+    },
+    **{
+        verb: "winning against"
+        for verb in ("destroying", "crushing", "smashing", "wrecking", "beating")
+    },
+    **{verb: "winning against" for verb in ("murdering", "killing")},
+    **{verb: "won against" for verb in ("destroyed", "crushed", "smashed", "wrecked", "beaten")},
+    **{verb: "won against" for verb in ("murdered", "killed")},
+}
+_GAME = (
+    r"(?:(?:a\s+)?(?:game|round|match)\s+of\s+)?"
+    r"(?:chess|checkers|cards|poker|pool|darts|bowling|tennis|ping\s+pong|golf|scrabble|"
+    r"monopoly|uno|trivia|mario\s?kart|smash|fortnite|fifa|madden|2k|cod|overwatch|valorant|"
+    r"minecraft|video\s+games)"
+)
+_SHOWN = r"(?=\s*(?:[^\w\s'\u2019-]|$))"  # nothing but punctuation, an emoji or the end
 
 
 def _verb(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
@@ -171,8 +197,8 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (("kill",), _compile(r"killing\s+it"), _fixed("doing great")),
     (("kill",), _compile(r"killed\s+it"), _fixed("did great")),
     (
-        ("kill",),
-        _compile(rf"(?P<who>you|we|y{_APOSTROPHE}?all)(?P<will>{_WILL})\s+kill\s+it"),
+        ("kill", "murder"),
+        _compile(rf"(?P<who>you|we|y{_APOSTROPHE}?all)(?P<will>{_WILL})\s+(?:kill|murder)\s+it"),
         lambda m: m.group("who") + m.group("will") + " do great",
     ),
     (
@@ -189,6 +215,56 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ),
         _verb(_STAY),
     ),
+    # Rule 126's idioms.
+    (
+        ("life",),
+        _compile(r"life[\s-]?saver(?P<many>s?)"),
+        lambda m: "big help" + m.group("many"),
+    ),
+    (
+        ("knock",),
+        _compile(r"knock\s+(?:yourself|yourselves)\s+out"),
+        _fixed("go ahead"),
+    ),
+    (
+        ("bomb",),
+        _compile(
+            rf"(?P<who>{_BEING}|it{_APOSTROPHE}s|that{_APOSTROPHE}s|this\s+is|is|was)"
+            rf"\s+(?:the|da)\s+bomb{_SHOWN}"
+        ),
+        lambda m: m.group("who") + " the best",
+    ),
+    (
+        ("kill",),
+        _compile(
+            rf"(?P<may>would|could|(?:i|you|we|they|he|she){_APOSTROPHE}d)\s+kill\s+for"
+            rf"(?=\s+(?:a|an|some|the|that|this|your|his|her|their|my|our){_END})"
+        ),
+        lambda m: m.group("may") + " give anything for",
+    ),
+    (
+        ("destroy", "crush", "smash", "wreck", "beat", "murder", "kill"),
+        _compile(
+            r"(?P<verb>destroy|destroys|destroying|destroyed|crush|crushes|crushing|crushed|"
+            r"smash|smashes|smashing|smashed|wreck|wrecks|wrecking|wrecked|beat|beats|beating|"
+            r"beaten|murder|murders|murdering|murdered|kill|kills|killing|killed)"
+            rf"(?=\s+{_OBJ}\s+(?:at|in)\s+{_GAME}{_END})"
+        ),
+        _verb(_WIN),
+    ),
+    (("murder",), _compile(r"murdering\s+it"), _fixed("doing great")),
+    (("murder",), _compile(r"murdered\s+it"), _fixed("did great")),
+    (
+        ("kill",),
+        _compile(r"(?P<go>go\s+)kill\s+it"),
+        lambda m: m.group("go") + "do great",
+    ),
+    (
+        ("kill",),
+        _compile(r"kill\s+it(?=\s+(?:at|in|on|out\s+there|tonight|tomorrow|today)" + _END + ")"),
+        _fixed("do great"),
+    ),
+    (("fire",), _compile(r"fire\s+away(?!\s+at" + _END + ")"), _fixed("go ahead")),
 )
 # Every word some idiom's pattern needs (each idiom names its own); ``_hinted`` asks for
 # them one by one, the cheapest test there is (rule 124: a set built per message cost 5% of
@@ -209,6 +285,15 @@ def _hinted(low: str) -> bool:
         or "kill" in low
         or "fire" in low
         or "crash" in low
+        or "life" in low
+        or "knock" in low
+        or "bomb" in low
+        or "destroy" in low
+        or "crush" in low
+        or "smash" in low
+        or "wreck" in low
+        or "beat" in low
+        or "murder" in low
     )
 
 
