@@ -217,7 +217,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     ),
     # Rule 126's idioms.
     (
-        ("life",),
+        ("saver",),
         _compile(r"life[\s-]?saver(?P<many>s?)"),
         lambda m: "big help" + m.group("many"),
     ),
@@ -266,35 +266,32 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     ),
     (("fire",), _compile(r"fire\s+away(?!\s+at" + _END + ")"), _fixed("go ahead")),
 )
-# Every word some idiom's pattern needs (each idiom names its own); ``_hinted`` asks for
-# them one by one, the cheapest test there is (rule 124: a set built per message cost 5% of
-# the normalizer's p50).
+# Every word some idiom's pattern needs (each idiom names its own).
 HINTS = frozenset(word for words, _, _ in _IDIOMS for word in words)
+
+
+def _alternatives(words: frozenset[str]) -> str:
+    """``words`` as one pattern of alternatives grouped by first letter, longer first."""
+    by_letter: dict[str, list[str]] = {}
+    for word in sorted(words, key=lambda w: (-len(w), w)):
+        by_letter.setdefault(word[0], []).append(re.escape(word[1:]))
+    return "|".join(
+        letter + (rest[0] if len(rest) == 1 else "(?:" + "|".join(rest) + ")")
+        for letter, rest in sorted(by_letter.items())
+    )
+
+
+# The gate: one search of the hints as alternatives, grouped by first letter (rule 127:
+# 0.64 us a chat message, where nineteen substring tests took 0.99 and one ungrouped
+# pattern 0.78). Every hint begins its idiom's pattern, follows a space in it, or follows
+# letters no hint ends in ("life" before "saver"), so no hint an idiom needs lies inside
+# another's match.
+_HINT = re.compile(_alternatives(HINTS))
 
 
 def _hinted(low: str) -> bool:
     """Whether ``low`` (lower case) holds a word of ``HINTS``; most chat holds none."""
-    return (
-        "hit" in low
-        or "shoot" in low
-        or "shot" in low
-        or "leg" in low
-        or "dead" in low
-        or "blow" in low
-        or "blew" in low
-        or "kill" in low
-        or "fire" in low
-        or "crash" in low
-        or "life" in low
-        or "knock" in low
-        or "bomb" in low
-        or "destroy" in low
-        or "crush" in low
-        or "smash" in low
-        or "wreck" in low
-        or "beat" in low
-        or "murder" in low
-    )
+    return _HINT.search(low) is not None
 
 
 def read_idioms(text: str, low: str | None = None) -> str:
@@ -302,10 +299,12 @@ def read_idioms(text: str, low: str | None = None) -> str:
     lower case, where the caller has made it already."""
     if low is None:
         low = text.lower()
-    if not _hinted(low):
+    found = _HINT.findall(low)
+    if not found:
         return text
+    present = set(found)
     for words, pattern, rewrite in _IDIOMS:
-        if any(word in low for word in words):
+        if not present.isdisjoint(words):
             text = pattern.sub(rewrite, text)
     return text
 
