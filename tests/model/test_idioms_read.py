@@ -28,6 +28,10 @@ def readers() -> tuple[Classifier, Classifier]:
         ("i'll shoot you a dm", "i'll send you a dm"),
         ("BREAK A LEG tonight!!", "good luck tonight!!"),
         ("you're killing it 🔥", "you're doing great 🔥"),
+        # Rule 126's, through the normalizer ("urself", "u").
+        ("knock urself out", "go ahead"),
+        ("ur a lifesaver", "you're a big help"),
+        ("gonna destroy u at chess", "gonna win against you at chess"),
     ],
 )
 def test_an_idiom_gets_the_tokens_of_what_it_means(
@@ -40,7 +44,13 @@ def test_an_idiom_gets_the_tokens_of_what_it_means(
 
 @pytest.mark.parametrize(
     "threat",
-    ["i'll hit you with a bat", "i'll shoot you in the face", "i'll set you on fire"],
+    [
+        "i'll hit you with a bat",
+        "i'll shoot you in the face",
+        "i'll set you on fire",
+        "i'll knock you out",
+        "i'll destroy you at school",
+    ],
 )
 def test_a_threat_with_the_same_verbs_scores_as_without_the_idioms(
     readers: tuple[Classifier, Classifier], threat: str
