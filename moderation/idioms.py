@@ -77,21 +77,21 @@ _LEAVE = {"hit": "leave", "hits": "leaves", "hitting": "leaving"}
 _TAKE = {"shoot": "take", "shoots": "takes", "shooting": "taking", "shot": "took"}
 _DO_GREAT = {"knock": "do great", "knocks": "do great", "knocking": "doing great"}
 _STAY = {"crash": "stay", "crashes": "stays", "crashing": "staying", "crashed": "stayed"}
-# Rule 126: beating someone at a game is winning against them.
+# Rule 126: beating someone at a game is winning against them (each verb's four forms).
 _WIN = {
-    **{verb: "win against" for verb in ("destroy", "crush", "smash", "wreck", "beat")},
-    **{verb: "win against" for verb in ("murder", "kill")},
-    **{
-        verb: "wins against"
-        for verb in ("destroys", "crushes", "smashes", "wrecks", "beats", "murders", "kills")
-    },
-    **{
-        verb: "winning against"
-        for verb in ("destroying", "crushing", "smashing", "wrecking", "beating")
-    },
-    **{verb: "winning against" for verb in ("murdering", "killing")},
-    **{verb: "won against" for verb in ("destroyed", "crushed", "smashed", "wrecked", "beaten")},
-    **{verb: "won against" for verb in ("murdered", "killed")},
+    form: meant
+    for forms in (
+        ("destroy", "destroys", "destroying", "destroyed"),
+        ("crush", "crushes", "crushing", "crushed"),
+        ("smash", "smashes", "smashing", "smashed"),
+        ("wreck", "wrecks", "wrecking", "wrecked"),
+        ("beat", "beats", "beating", "beaten"),
+        ("murder", "murders", "murdering", "murdered"),
+        ("kill", "kills", "killing", "killed"),
+    )
+    for form, meant in zip(
+        forms, ("win against", "wins against", "winning against", "won against"), strict=True
+    )
 }
 _GAME = (
     r"(?:(?:a\s+)?(?:game|round|match)\s+of\s+)?"
@@ -244,12 +244,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     ),
     (
         ("destroy", "crush", "smash", "wreck", "beat", "murder", "kill"),
-        _compile(
-            r"(?P<verb>destroy|destroys|destroying|destroyed|crush|crushes|crushing|crushed|"
-            r"smash|smashes|smashing|smashed|wreck|wrecks|wrecking|wrecked|beat|beats|beating|"
-            r"beaten|murder|murders|murdering|murdered|kill|kills|killing|killed)"
-            rf"(?=\s+{_OBJ}\s+(?:at|in)\s+{_GAME}{_END})"
-        ),
+        _compile(rf"(?P<verb>{'|'.join(_WIN)})(?=\s+{_OBJ}\s+(?:at|in)\s+{_GAME}{_END})"),
         _verb(_WIN),
     ),
     (("murder",), _compile(r"murdering\s+it"), _fixed("doing great")),
