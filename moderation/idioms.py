@@ -284,11 +284,6 @@ def _alternatives(words: frozenset[str]) -> str:
 _HINT = re.compile(_alternatives(HINTS))
 
 
-def _hinted(low: str) -> bool:
-    """Whether ``low`` (lower case) holds a word of ``HINTS``; most chat holds none."""
-    return _HINT.search(low) is not None
-
-
 def read_idioms(text: str, low: str | None = None) -> str:
     """``text`` with each idiom of the table read as what it means; ``low``: ``text`` in
     lower case, where the caller has made it already."""

@@ -178,10 +178,10 @@ def test_the_normalizer_gives_a_rest_only_where_it_reads_an_idiom() -> None:
 
 
 def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
-    from moderation.idioms import _hinted
+    from moderation.idioms import _HINT
 
-    assert all(_hinted(word) for word in HINTS)
-    assert not _hinted("see you at the game tonight, bring the blue ball")
+    assert all(_HINT.fullmatch(word) for word in HINTS)
+    assert not _HINT.search("see you at the game tonight, bring the blue ball")
 
 
 @given(
