@@ -11,6 +11,12 @@ match nothing here). Rule 126 added "you're a lifesaver", "knock yourself out", 
 bomb", "i'd kill for a coffee", "go kill it at the interview", "fire away" and beating
 someone at a game of a closed list ("i'll destroy you at chess"; "at school" is no game).
 
+Rule 129 added fixed phrases of another kind the model misreads: slogans of support for a
+group ("black lives matter", "trans women are women", "gay rights are human rights", "stop
+asian hate", "gay pride"), which it reads as the hate frames' "{group} are ...". Each is
+read only where it is the whole message (rule 130), and rewritten as a plain sentence of
+support ("we stand with black people").
+
 Run last in the normalizer, after "u" is read "you" and evasions are undone.
 """
 
@@ -21,12 +27,13 @@ from collections.abc import Callable
 
 # What the model id gains where the idioms are read (after the weights' hash, before the
 # threat head's readings).
-# The table's version: ":2" since rule 126 read more idioms than rule 125's table.
-IDIOMS_SUFFIX = "+idioms:2"
+# The table's version: ":2" since rule 126 read more idioms than rule 125's table, ":3"
+# since rule 129 read slogans of support.
+IDIOMS_SUFFIX = "+idioms:3"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:2`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:3`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -120,6 +127,40 @@ def _fixed(words: str) -> Callable[[re.Match[str]], str]:
 
 def _compile(pattern: str) -> re.Pattern[str]:
     return re.compile(_START + pattern + _END, re.IGNORECASE)
+
+
+# Rule 130: a slogan is read only where it is the whole message: from its start (after
+# any mentions it opens with, and at most one lead word of a closed list) to its end,
+# with nothing after it but "too", punctuation, emoji and spaces. Beside other words
+# ("black lives matter? they're animals", "black lives matter is a terrorist group") it
+# is left to the model: a rewrite there would take away what the other words refer to
+# (rule 129).
+_CLAUSE_START = (
+    r"^(?P<lead>\s*(?:@[\w.]+\s+)*(?:(?:yes|yeah|and|because|bc|cuz|"
+    r"reminder\s+that|remember|still|always),?\s+)?)"
+)
+_CLAUSE_END = r"(?P<too>\s+too)?(?=[^\w'\u2019-]*$)"
+# Groups whose "... lives matter" is a slogan of support ("white lives matter" is one of
+# white supremacy, and "all" / "blue" are answers the model already allows).
+_LIVES = (
+    r"(?:black|brown|indigenous|native|asian|trans|queer|disabled|muslim|jewish|"
+    r"palestinian|israeli|immigrant|migrant|refugee)"
+)
+_RIGHTS = (
+    rf"(?:gay|trans|lgbtq\+|lgbtq|lgbt|queer|women{_APOSTROPHE}s|womens|immigrant|refugee|"
+    r"disability|civil)"
+)
+_PRIDE = r"(?:gay|lesbian|bi|trans|queer|lgbtq|lgbt)"
+
+
+def _slogan(pattern: str) -> re.Pattern[str]:
+    return re.compile(_CLAUSE_START + pattern + _CLAUSE_END, re.IGNORECASE)
+
+
+def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
+    """A slogan's rewrite: its mentions and lead word, the sentence of support, and "too"
+    if it had it."""
+    return lambda m: m.group("lead") + meant(m) + (m.group("too") or "")
 
 
 # (words, pattern, rewrite): the pattern is tried only where one of the words is in the
@@ -260,6 +301,39 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         _fixed("do great"),
     ),
     (("fire",), _compile(r"fire\s+away(?!\s+at" + _END + ")"), _fixed("go ahead")),
+    # Rule 129's slogans of support.
+    (
+        ("lives",),
+        _slogan(rf"(?P<g>{_LIVES})\s+lives\s+matter"),
+        _support(lambda m: f"we stand with {m.group('g')} people"),
+    ),
+    (
+        ("trans",),
+        _slogan(
+            r"trans\s+(?:(?P<w>women)\s+are\s+(?:real\s+)?women|(?P<m>men)\s+are\s+(?:real\s+)?men"
+            r"|(?P<g>girls)\s+are\s+girls|(?P<b>boys)\s+are\s+boys)"
+        ),
+        _support(
+            lambda m: (
+                "we support trans " + (m.group("w") or m.group("m") or m.group("g") or m.group("b"))
+            )
+        ),
+    ),
+    (
+        ("rights",),
+        _slogan(rf"(?P<r>{_RIGHTS})\s+rights\s+are\s+human\s+rights"),
+        _support(lambda m: f"we support {m.group('r')} rights"),
+    ),
+    (
+        ("hate",),
+        _slogan(r"stop\s+(?:anti-?\s?)?(?:asian|aapi)\s+hate"),
+        _support(lambda m: "we stand with asian people"),
+    ),
+    (
+        ("pride",),
+        _slogan(rf"(?:happy\s+)?{_PRIDE}\s+pride(?P<when>\s+(?:month|day|week|parade|weekend))?"),
+        _support(lambda m: "happy pride" + (m.group("when") or "")),
+    ),
 )
 # Every word some idiom's pattern needs (each idiom names its own).
 HINTS = frozenset(word for words, _, _ in _IDIOMS for word in words)
