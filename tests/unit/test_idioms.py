@@ -1,4 +1,5 @@
-"""Chat's idioms of violent words read as what they mean (moderation/idioms.py, rule 121)."""
+"""Chat's idioms of violent words, and slogans of support, read as what they mean
+(moderation/idioms.py, rules 121, 126 and 130)."""
 
 import pytest
 from hypothesis import given
@@ -60,6 +61,25 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("i'm gonna destroy you at chess", "i'm gonna win against you at chess"),
         ("she crushed me in a game of scrabble", "she won against me in a game of scrabble"),
         ("beating y'all at mario kart", "winning against y'all at mario kart"),
+        # Rule 130's slogans of support, each the whole message.
+        ("black lives matter", "we stand with black people"),
+        ("Black Lives Matter!!", "we stand with Black people!!"),
+        ("yes, black lives matter", "yes, we stand with black people"),
+        (
+            "@sam @jo reminder that black lives matter",
+            "@sam @jo reminder that we stand with black people",
+        ),
+        (
+            "indigenous lives matter too \U0001f49b",
+            "we stand with indigenous people too \U0001f49b",
+        ),
+        ("trans women are women", "we support trans women"),
+        ("trans men are real men.", "we support trans men."),
+        ("gay rights are human rights", "we support gay rights"),
+        ("Women\u2019s rights are human rights!", "we support Women\u2019s rights!"),
+        ("lgbtq+ rights are human rights", "we support lgbtq+ rights"),
+        ("stop anti-asian hate", "we stand with asian people"),
+        ("happy gay pride month \U0001f308", "happy pride month \U0001f308"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -106,6 +126,29 @@ def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
 )
 def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
     assert read_idioms(threat) == threat
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Beside other words a slogan is the model's to read (rule 129's failure: the
+        # rewrite took away whom "they" names).
+        "black lives matter? they're animals",
+        "black lives matter. kill yourself",
+        "black lives matter is a terrorist group",
+        "marching today because black lives matter",
+        "stop asian hate. jk, send them all back",
+        "gay pride is disgusting",
+        "trans women are not women",
+        # A slogan of white supremacy, and the suite's frames, are no entry's.
+        "white lives matter",
+        "Rights for gay people are human rights.",
+        "gay people matter.",
+        "trans people are people.",
+    ],
+)
+def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
+    assert read_idioms(text) == text
 
 
 def test_text_without_a_hint_is_returned_as_is() -> None:
@@ -233,6 +276,23 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "beat",
                 "chess",
                 "i'd",
+                "black",
+                "lives",
+                "matter",
+                "trans",
+                "women",
+                "are",
+                "rights",
+                "human",
+                "stop",
+                "asian",
+                "hate",
+                "gay",
+                "pride",
+                "happy",
+                "yes",
+                "too",
+                "@sam",
                 ".",
                 "!",
             ]
