@@ -71,6 +71,11 @@ def _rows(base: Report, candidate: Report) -> Iterator[Row]:
     for name in names("evasion"):
         yield (f"evasion {name} (kept)", _get("evasion", name, "retention"), "share")
     yield ("benign chat nudged", _get("benign_chat", "nudge_rate"), "share")
+    yield (
+        "benign chat naming a group nudged",
+        _get("benign_chat_groups", "nudge_rate"),
+        "share",
+    )
     yield ("final full stop: flips", _get("final_period", "flips"), "count")
     for probe in names("mentions", "probes"):
         yield (f"mention `{probe}`: flips", _get("mentions", "probes", probe, "flips"), "count")

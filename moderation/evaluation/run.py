@@ -229,6 +229,21 @@ def benign_chat(classifier: Classifier, policy: Policy, limit: int) -> dict[str,
     return {"n": len(texts), "nudged": len(nudged), "nudge_rate": len(nudged) / len(texts)}
 
 
+def benign_chat_groups(classifier: Classifier, policy: Policy) -> dict[str, Any]:
+    """Nudge rate on held-out ordinary chat that names an identity group: every
+    chitchat validation and test utterance with one of ``identity_words``'s words. The
+    whole pool's rate hides it (such chat is under one utterance in a hundred); it is
+    where "nobody nudged for naming who they are" is tested on real chat, not templates.
+    The pool is unlabelled and overwhelmingly benign, so a few of its nudges are
+    deserved."""
+    from moderation.build.datasets import chitchat_utterances
+    from moderation.evaluation.identity_words import names_a_group
+
+    texts = [t for s in ("val", "test") for t in chitchat_utterances(s) if names_a_group(t)]
+    nudged = sum(_decide(classifier, policy, t) == "nudge" for t in texts)
+    return {"n": len(texts), "nudged": nudged, "nudge_rate": nudged / max(1, len(texts))}
+
+
 def evaluate(
     classifier: Classifier, policy: Policy, data_dir: Path, chat_limit: int = 3000
 ) -> dict[str, Any]:
@@ -249,6 +264,7 @@ def evaluate(
         "behaviour": suite_part["behaviour"],
         "evasion": evasion(classifier, policy, caught),
         "benign_chat": benign_chat(classifier, policy, chat_limit),
+        "benign_chat_groups": benign_chat_groups(classifier, policy),
         "final_period": suite_part["final_period"],
         "mentions": suite_part["mentions"],
         "shorthand": suite_part["shorthand"],
@@ -363,6 +379,14 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         f"Benign chat (chitchat validation): nudge rate {chat['nudge_rate']:.2%} of {chat['n']}.",
     ]
+    if "benign_chat_groups" in report:
+        named = report["benign_chat_groups"]
+        lines += [
+            "",
+            "Benign chat that names an identity group (chitchat validation and test"
+            f" utterances with a group's name): nudge rate {named['nudge_rate']:.2%}"
+            f" ({named['nudged']} of {named['n']}).",
+        ]
     if "final_period" in report:
         lines += ["", *_final_period_lines(report["final_period"])]
     if "mentions" in report:

@@ -101,6 +101,17 @@ def test_benign_chat_nudge_rate_holds(classifier: Classifier, policy: Policy, ca
     assert now["nudge_rate"] <= was["nudge_rate"] + _slack(card, was["n"]) + 1e-9
 
 
+def test_benign_chat_naming_a_group_nudge_rate_holds(
+    classifier: Classifier, policy: Policy, card: dict
+) -> None:
+    if "benign_chat_groups" not in card:
+        pytest.skip("the card's report predates the measure")
+    was = card["benign_chat_groups"]
+    now = run.benign_chat_groups(classifier, policy)
+    assert now["n"] == was["n"]
+    assert now["nudge_rate"] <= was["nudge_rate"] + _slack(card, was["n"]) + 1e-9
+
+
 @pytest.fixture(scope="module")
 def evasion_now(classifier: Classifier, policy: Policy) -> dict:
     if not DATA.is_dir():
