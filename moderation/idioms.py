@@ -1,4 +1,5 @@
-"""Chat's idioms of violent words, read as what they mean (docs/model.md, rules 121, 126).
+"""Chat's idioms of violent words, and slogans of support, read as what they mean
+(docs/model.md, rules 121, 126, 130).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -135,11 +136,11 @@ def _compile(pattern: str) -> re.Pattern[str]:
 # ("black lives matter? they're animals", "black lives matter is a terrorist group") it
 # is left to the model: a rewrite there would take away what the other words refer to
 # (rule 129).
-_CLAUSE_START = (
+_WHOLE_START = (
     r"^(?P<lead>\s*(?:@[\w.]+\s+)*(?:(?:yes|yeah|and|because|bc|cuz|"
     r"reminder\s+that|remember|still|always),?\s+)?)"
 )
-_CLAUSE_END = r"(?P<too>\s+too)?(?=[^\w'\u2019-]*$)"
+_WHOLE_END = r"(?P<too>\s+too)?(?=[^\w'\u2019-]*$)"
 # Groups whose "... lives matter" is a slogan of support ("white lives matter" is one of
 # white supremacy, and "all" / "blue" are answers the model already allows).
 _LIVES = (
@@ -154,7 +155,7 @@ _PRIDE = r"(?:gay|lesbian|bi|trans|queer|lgbtq|lgbt)"
 
 
 def _slogan(pattern: str) -> re.Pattern[str]:
-    return re.compile(_CLAUSE_START + pattern + _CLAUSE_END, re.IGNORECASE)
+    return re.compile(_WHOLE_START + pattern + _WHOLE_END, re.IGNORECASE)
 
 
 def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
@@ -301,7 +302,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         _fixed("do great"),
     ),
     (("fire",), _compile(r"fire\s+away(?!\s+at" + _END + ")"), _fixed("go ahead")),
-    # Rule 129's slogans of support.
+    # Rule 130's slogans of support (rule 129's entries, read only as the whole message).
     (
         ("lives",),
         _slogan(rf"(?P<g>{_LIVES})\s+lives\s+matter"),
