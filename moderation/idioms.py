@@ -29,12 +29,13 @@ from collections.abc import Callable
 # What the model id gains where the idioms are read (after the weights' hash, before the
 # threat head's readings).
 # The table's version: ":2" since rule 126 read more idioms than rule 125's table, ":3"
-# since rule 129 read slogans of support.
-IDIOMS_SUFFIX = "+idioms:3"
+# since rule 129 read slogans of support, ":4" since rule 131 read threats said without a
+# violent word.
+IDIOMS_SUFFIX = "+idioms:4"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:3`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:4`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -162,6 +163,42 @@ def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]],
     """A slogan's rewrite: its mentions and lead word, the sentence of support, and "too"
     if it had it."""
     return lambda m: m.group("lead") + meant(m) + (m.group("too") or "")
+
+
+# Rule 131: a threat said without a violent word ("i know where you live") is read only
+# where it is a sentence of its own that ends the message: after the message's start, a
+# sentence's end or a line break, any mentions and at most one lead word of a closed list;
+# before nothing but punctuation, emoji and spaces. A sentence after it ("i know where you
+# live, i'll drop your charger off later") leaves it to the model.
+_LAST_START = (
+    r"(?P<lead>(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*(?:(?:and|also|btw|fyi|remember|"
+    r"just\s+so\s+you\s+know|just\s+know|trust\s+me|honestly),?\s+)?)"
+)
+_LAST_END = r"(?=[^\w'\u2019-]*$)"
+_YOU_BETTER = rf"(?:you(?:{_APOSTROPHE}d|\s+had)?\s+)?(?:better\s+)?"
+_I_WILL = (
+    rf"i(?:{_APOSTROPHE}ll|\s+will|{_APOSTROPHE}?m\s+(?:gonna|going\s+to)|"
+    r"\s+am\s+(?:gonna|going\s+to))"
+)
+# Where an attack is planned: "shoot up the school", "bring a gun to class".
+_ATTACKED = (
+    r"(?:school|class|classroom|place|office|mall|church|mosque|synagogue|temple|party|"
+    r"campus|building|store|concert)"
+)
+_WILL_DO = rf"(?:(?:i|we)\s+will|(?:i|we){_APOSTROPHE}ll|gonna|wanna|going\s+to)"
+
+
+def _threat(pattern: str) -> re.Pattern[str]:
+    return re.compile(_LAST_START + "(?:" + pattern + ")" + _LAST_END, re.IGNORECASE)
+
+
+def _meant(words: str) -> Callable[[re.Match[str]], str]:
+    """A threat's rewrite: its mentions and lead word, then the threat it means."""
+    return lambda m: m.group("lead") + words
+
+
+_HOUSE = "i will come to your house and hurt you"
+_AFTER_YOU = "i will come after you and hurt you"
 
 
 # (words, pattern, rewrite): the pattern is tried only where one of the words is in the
@@ -334,6 +371,75 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ("pride",),
         _slogan(rf"(?:happy\s+)?{_PRIDE}\s+pride(?P<when>\s+(?:month|day|week|parade|weekend))?"),
         _support(lambda m: "happy pride" + (m.group("when") or "")),
+    ),
+    # Rule 131's threats said without a violent word.
+    (
+        ("live", "sleep"),
+        _threat(r"i\s+know\s+where\s+you\s+(?:live|sleep)"),
+        _meant(_HOUSE),
+    ),
+    (
+        ("address",),
+        _threat(r"i\s+(?:know|have|got|found)\s+(?:your|ur)\s+(?:home\s+)?address(?:\s+now)?"),
+        _meant(_HOUSE),
+    ),
+    (
+        ("live",),
+        _threat(rf"(?:{_I_WILL}|i\s+can)\s+find\s+(?:out\s+)?where\s+you\s+live"),
+        _meant(_HOUSE),
+    ),
+    (
+        ("eye",),
+        _threat(_YOU_BETTER + r"sleep\s+with\s+one\s+eye\s+open(?:\s+tonight)?"),
+        _meant("i will hurt you in your sleep"),
+    ),
+    (("watch",), _threat(_YOU_BETTER + r"watch\s+your\s+back"), _meant(_AFTER_YOU)),
+    (
+        ("regret", "pay"),
+        _threat(rf"{_I_WILL}\s+make\s+you\s+(?:regret|pay\s+for)\s+(?:this|that|it)"),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("live",),
+        _threat(
+            rf"you\s+(?:won{_APOSTROPHE}?t|will\s+not)\s+live\s+to\s+see\s+"
+            r"(?:tomorrow|another\s+day|next\s+week|the\s+weekend)"
+        ),
+        _meant("i will kill you"),
+    ),
+    (("numbered",), _threat(r"your\s+days\s+are\s+numbered"), _meant("i will kill you")),
+    (
+        ("miss",),
+        _threat(
+            r"(?:nobody|no\s+one|noone)\s+(?:would|will)\s+(?:even\s+)?miss\s+you"
+            r"(?:\s+if\s+you\s+(?:were\s+gone|died|disappeared|were\s+dead|killed\s+yourself))?"
+        ),
+        _meant("you should kill yourself"),
+    ),
+    (
+        ("world",),
+        _threat(
+            r"the\s+world\s+(?:would|will)\s+be\s+(?:a\s+)?better(?:\s+place)?(?:\s+off)?"
+            r"\s+without\s+you(?:\s+in\s+it)?"
+        ),
+        _meant("you should kill yourself"),
+    ),
+    (
+        ("shoot",),
+        _compile(
+            rf"(?P<who>{_WILL_DO})\s+shoot\s+up(?P<what>\s+(?:the|this|that|my|our|your)"
+            rf"\s+{_ATTACKED})"
+        ),
+        lambda m: m.group("who") + " shoot and kill everyone at" + m.group("what"),
+    ),
+    (
+        ("gun", "rifle", "pistol"),
+        _compile(
+            rf"(?:(?:i|we)(?:{_APOSTROPHE}m|{_APOSTROPHE}re|\s+am|\s+are)\s+bringing|"
+            rf"{_WILL_DO}\s+bring)\s+(?:a|my|his|her|the|(?:my\s+)?\w+{_APOSTROPHE}s)\s+"
+            r"(?:gun|rifle|pistol)\s+to\s+(?P<where>school|class|work|campus)"
+        ),
+        lambda m: "i am going to kill everyone at " + m.group("where"),
     ),
 )
 # Every word some idiom's pattern needs (each idiom names its own).

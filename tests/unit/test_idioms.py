@@ -1,5 +1,5 @@
-"""Chat's idioms of violent words, and slogans of support, read as what they mean
-(moderation/idioms.py, rules 121, 126 and 130)."""
+"""Chat's idioms of violent words, slogans of support, and threats said without a violent
+word, read as what they mean (moderation/idioms.py, rules 121, 126, 130 and 131)."""
 
 import pytest
 from hypothesis import given
@@ -80,6 +80,39 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("lgbtq+ rights are human rights", "we support lgbtq+ rights"),
         ("stop anti-asian hate", "we stand with asian people"),
         ("happy gay pride month \U0001f308", "happy pride month \U0001f308"),
+        # Rule 131's threats, each a sentence of its own that ends the message.
+        ("I know where you live.", "i will come to your house and hurt you."),
+        ("@jake i know where you live", "@jake i will come to your house and hurt you"),
+        (
+            "keep talking. i know where you sleep",
+            "keep talking. i will come to your house and hurt you",
+        ),
+        (
+            "btw i have your home address now \U0001f642",
+            "btw i will come to your house and hurt you \U0001f642",
+        ),
+        (
+            "trust me i can find out where you live",
+            "trust me i will come to your house and hurt you",
+        ),
+        ("you'd better sleep with one eye open tonight", "i will hurt you in your sleep"),
+        ("you better watch your back!!", "i will come after you and hurt you!!"),
+        ("I'm gonna make you regret that", "i will come after you and hurt you"),
+        ("i will make you pay for this", "i will come after you and hurt you"),
+        ("you wont live to see another day", "i will kill you"),
+        ("your days are numbered", "i will kill you"),
+        ("honestly nobody would even miss you if you died", "honestly you should kill yourself"),
+        ("the world would be a better place without you in it", "you should kill yourself"),
+        (
+            "gonna shoot up the school tomorrow",
+            "gonna shoot and kill everyone at the school tomorrow",
+        ),
+        ("we'll shoot up this mall", "we'll shoot and kill everyone at this mall"),
+        (
+            "i'm bringing my dad's gun to school tomorrow",
+            "i am going to kill everyone at school tomorrow",
+        ),
+        ("gonna bring a rifle to class", "i am going to kill everyone at class"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -148,6 +181,35 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
+    assert read_idioms(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A sentence after the phrase is the model's to read (rule 131).
+        "i know where you live, i'll drop your charger off later",
+        "i know where you live! just past the bakery, right?",
+        "i have your address now, the package goes out tomorrow",
+        "i'll find out where you live from mom and send a card",
+        "watch your back when you lift boxes, bend your knees",
+        "i'll watch your back in the game, you go for the flag",
+        "nobody would miss the meeting if we cancelled it",
+        "no one would miss you if you skipped the party? rude, i would",
+        # Not a sentence of its own: a word before it that no lead list holds.
+        "we're neighbours so i know where you live",
+        "my days at this job are numbered",
+        "the world would be better off without mosquitoes",
+        "you'll regret not coming",
+        # No attack planned: no will, or no place of the list.
+        "prices shot up again this month",
+        "someone shot up the mall yesterday",
+        "my brother shot up three inches over the summer",
+        "i'm bringing my dad's camera to school tomorrow",
+        "it's illegal to bring a gun to school",
+    ],
+)
+def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -> None:
     assert read_idioms(text) == text
 
 
@@ -292,6 +354,34 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "happy",
                 "yes",
                 "too",
+                "i",
+                "know",
+                "where",
+                "live",
+                "sleep",
+                "address",
+                "have",
+                "one",
+                "eye",
+                "open",
+                "better",
+                "watch",
+                "make",
+                "regret",
+                "pay",
+                "this",
+                "days",
+                "numbered",
+                "nobody",
+                "would",
+                "miss",
+                "world",
+                "without",
+                "gonna",
+                "school",
+                "bring",
+                "gun",
+                "btw",
                 "@sam",
                 ".",
                 "!",
