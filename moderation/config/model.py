@@ -146,7 +146,11 @@ class ClassifierSettings:
     # frames 4,889 -> 1,248 and 193 -> 50 in the pair; 5.3% of the normalizer's time.
     # Rules 129-130 read slogans of support where one is the whole message ("black lives
     # matter", "trans women are women"): 27 -> 10 of 40 such lines nudged, no suite,
-    # validation or chitchat line changed, the pair's chat p50 1.005x.
+    # validation or chitchat line changed, the pair's chat p50 1.005x. Rules 131-132 read
+    # threats said without a violent word where one ends the message ("i know where you
+    # live" -> "i will come to your house and hurt you"): 9 -> 31 of 40 such threats
+    # nudged in the pair, 7 -> 7 of 40 benign twins; no validation or chitchat line
+    # changed; 0.74 us a message, 0.07% of the pair's p50.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
