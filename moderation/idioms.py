@@ -30,12 +30,13 @@ from collections.abc import Callable
 # threat head's readings).
 # The table's version: ":2" since rule 126 read more idioms than rule 125's table, ":3"
 # since rule 129 read slogans of support, ":4" since rule 131 read threats said without a
-# violent word.
-IDIOMS_SUFFIX = "+idioms:4"
+# violent word, ":5" since rule 133 read direct threats whose verb the model reads as
+# harmless.
+IDIOMS_SUFFIX = "+idioms:5"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:4`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:5`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -199,6 +200,23 @@ def _meant(words: str) -> Callable[[re.Match[str]], str]:
 
 _HOUSE = "i will come to your house and hurt you"
 _AFTER_YOU = "i will come after you and hurt you"
+
+
+# Rule 133: a will-form with "i" or "we", or one without a subject not after a negation
+# ("i'm not gonna hurt you" is no threat); whom a threat's verb is aimed at.
+_WE_WILL = (
+    rf"(?:i|we)(?:{_APOSTROPHE}ll|\s+will|(?:{_APOSTROPHE}m|\s+am|{_APOSTROPHE}re|\s+are)"
+    r"\s+(?:gonna|going\s+to))"
+)
+_THREAT_WILL = (
+    rf"(?P<will>{_WE_WILL}|(?<!not\s)(?<!never\s)(?<!n{_APOSTROPHE}t\s)"
+    r"(?:gonna|imma|going\s+to))"
+)
+_AIMED = rf"(?P<obj>you|ya|y{_APOSTROPHE}?all|him|her|them)"
+
+
+def _punch(m: re.Match[str]) -> str:
+    return m.group("will") + " punch " + m.group("obj")
 
 
 # (words, pattern, rewrite): the pattern is tried only where one of the words is in the
@@ -440,6 +458,41 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             r"(?:gun|rifle|pistol)\s+to\s+(?P<where>school|class|work|campus)"
         ),
         lambda m: "i am going to kill everyone at " + m.group("where"),
+    ),
+    # Rule 133's direct threats whose verb the model reads as harmless.
+    (
+        ("beat",),
+        _compile(
+            rf"{_THREAT_WILL}\s+beat\s+{_AIMED}\s+up"
+            r"(?!\s+(?:the|a|an|at|that|this|to)(?![\w'\u2019-]))"
+        ),
+        _punch,
+    ),
+    (
+        ("beat",),
+        _compile(
+            rf"{_THREAT_WILL}\s+beat\s+{_AIMED}"
+            r"(?=\s+(?:senseless|to\s+a\s+pulp|to\s+death|half\s+to\s+death|black\s+and\s+blue|"
+            r"bloody)(?![\w'\u2019-]))"
+        ),
+        _punch,
+    ),
+    (
+        ("hang",),
+        _compile(
+            rf"{_THREAT_WILL}\s+hang\s+{_AIMED}"
+            r"(?!\s+(?:out|up|on|around|with|back|over|in|a|an|the|some)(?![\w'\u2019-]))"
+        ),
+        lambda m: m.group("will") + " kill " + m.group("obj"),
+    ),
+    (
+        ("hurt",),
+        _compile(
+            rf"(?P<will>{_WE_WILL})\s+hurt\s+{_AIMED}"
+            r"(?!\s+(?:feelings|chances|pride|ego|reputation|career|back|knee|foot|leg|arm)"
+            r"(?![\w'\u2019-]))"
+        ),
+        _punch,
     ),
 )
 # Every word some idiom's pattern needs (each idiom names its own).

@@ -1,5 +1,6 @@
-"""Chat's idioms of violent words, slogans of support, and threats said without a violent
-word, read as what they mean (moderation/idioms.py, rules 121, 126, 130 and 131)."""
+"""Chat's idioms of violent words, slogans of support, threats said without a violent word
+and threats whose verb the model reads as harmless, read as what they mean
+(moderation/idioms.py, rules 121, 126, 130, 131 and 133)."""
 
 import pytest
 from hypothesis import given
@@ -113,6 +114,17 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
             "i am going to kill everyone at school tomorrow",
         ),
         ("gonna bring a rifle to class", "i am going to kill everyone at class"),
+        # Rule 133's verbs the model reads as harmless, read as one it knows.
+        ("i'll beat you up", "i'll punch you"),
+        ("I will beat you up after school.", "I will punch you after school."),
+        ("imma beat y'all up", "imma punch y'all"),
+        ("we're gonna beat him up so bad", "we're gonna punch him so bad"),
+        ("i'll beat you to a pulp", "i'll punch you to a pulp"),
+        ("i am going to beat her half to death", "i am going to punch her half to death"),
+        ("i'll hang you", "i'll kill you"),
+        ("we'll hang them all", "we'll kill them all"),
+        ("i'll hurt you", "i'll punch you"),
+        ("i\u2019m going to hurt you badly", "i\u2019m going to punch you badly"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -210,6 +222,32 @@ def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
     ],
 )
 def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -> None:
+    assert read_idioms(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Rule 133: negated, aimed at oneself, or another sense of the verb.
+        "don't beat yourself up about it",
+        "i'm not gonna beat you up",
+        "i would never hurt you",
+        "i'm not gonna hurt you, promise",
+        "i'll never hurt you",
+        "it'll hurt you more than me to miss it",
+        "i'll hurt her feelings if i say no",
+        "i'll beat you up the hill on my bike",
+        "i'll beat you to it",
+        "he beat me up at chess lol",
+        "i'll hang out with you tomorrow",
+        "i'll hang you a picture in the hall",
+        "we'll hang them on the wall",
+        "i'll hang up and call you back",
+        "whisk the eggs, then beat them until fluffy",
+        "the team got beat up in the second half",
+    ],
+)
+def test_a_verb_not_aimed_as_a_threat_is_left_as_written(text: str) -> None:
     assert read_idioms(text) == text
 
 
@@ -382,6 +420,15 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "bring",
                 "gun",
                 "btw",
+                "beat",
+                "hang",
+                "hurt",
+                "him",
+                "them",
+                "senseless",
+                "imma",
+                "i'll",
+                "not",
                 "@sam",
                 ".",
                 "!",
