@@ -150,7 +150,9 @@ class ClassifierSettings:
     # threats said without a violent word where one ends the message ("i know where you
     # live" -> "i will come to your house and hurt you"): 9 -> 31 of 40 such threats
     # nudged in the pair, 7 -> 7 of 40 benign twins; no validation or chitchat line
-    # changed; 0.74 us a message, 0.07% of the pair's p50.
+    # changed; 0.74 us a message, 0.07% of the pair's p50. Rules 133-134 read direct
+    # threats whose verb the model reads as harmless ("i'll beat you up", "i'll hang you",
+    # "i'll hurt you"): 21 -> 38 of 40 nudged, benign twins 1 -> 1; 0.13 us a message.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
