@@ -40,12 +40,12 @@ from collections.abc import Callable
 # The table's version: ":2" since rule 126 read more idioms than rule 125's table, ":3"
 # since rule 129 read slogans of support, ":4" since rule 131 read threats said without a
 # violent word, ":5" since rule 133 read direct threats whose verb the model reads as
-# harmless.
-IDIOMS_SUFFIX = "+idioms:5"
+# harmless, ":6" since rule 135 read rule 131's threats before closing mentions.
+IDIOMS_SUFFIX = "+idioms:6"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:5`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:6`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -178,13 +178,14 @@ def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]],
 # Rule 131: a threat said without a violent word ("i know where you live") is read only
 # where it is a sentence of its own that ends the message: after the message's start, a
 # sentence's end or a line break, any mentions and at most one lead word of a closed list;
-# before nothing but punctuation, emoji and spaces. A sentence after it ("i know where you
-# live, i'll drop your charger off later") leaves it to the model.
+# before nothing but punctuation, emoji and spaces (and, since rule 135, mentions). A
+# sentence after it ("i know where you live, i'll drop your charger off later") leaves it
+# to the model.
 _LAST_START = (
     r"(?P<lead>(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*(?:(?:and|also|btw|fyi|remember|"
     r"just\s+so\s+you\s+know|just\s+know|trust\s+me|honestly),?\s+)?)"
 )
-_LAST_END = r"(?=[^\w'\u2019-]*$)"
+_LAST_END = r"(?=(?:[^\w'\u2019@-]|@[\w.]*\w)*$)"
 _YOU_BETTER = rf"(?:you(?:{_APOSTROPHE}d|\s+had)?\s+)?(?:better\s+)?"
 _I_WILL = (
     rf"i(?:{_APOSTROPHE}ll|\s+will|{_APOSTROPHE}?m\s+(?:gonna|going\s+to)|"

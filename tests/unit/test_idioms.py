@@ -104,6 +104,9 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("your days are numbered", "i will kill you"),
         ("honestly nobody would even miss you if you died", "honestly you should kill yourself"),
         ("the world would be a better place without you in it", "you should kill yourself"),
+        # Rule 135: mentions may close the message too.
+        ("i know where you live @sam", "i will come to your house and hurt you @sam"),
+        ("your days are numbered!! @jess_92 @max.b", "i will kill you!! @jess_92 @max.b"),
         (
             "gonna shoot up the school tomorrow",
             "gonna shoot and kill everyone at the school tomorrow",
@@ -208,6 +211,8 @@ def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
         "i'll watch your back in the game, you go for the flag",
         "nobody would miss the meeting if we cancelled it",
         "no one would miss you if you skipped the party? rude, i would",
+        "i know where you live @sam, i'll drop your charger off later",
+        "i know where you live @",
         # Not a sentence of its own: a word before it that no lead list holds.
         "we're neighbours so i know where you live",
         "my days at this job are numbered",
