@@ -153,6 +153,7 @@ class ClassifierSettings:
     # changed; 0.74 us a message, 0.07% of the pair's p50. Rules 133-134 read direct
     # threats whose verb the model reads as harmless ("i'll beat you up", "i'll hang you",
     # "i'll hurt you"): 21 -> 38 of 40 nudged, benign twins 1 -> 1; 0.13 us a message.
+    # Rules 135-136 read rule 131's threats before closing mentions too.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
