@@ -441,7 +441,7 @@ def write_card(
         '- The model reads a threat said without a violent word as harmless ("i know',
         '  where you live" threat 0.01, "nobody would miss you", "gonna shoot up the',
         '  school"): a few such phrases are read as the threat they mean from the same',
-        '  table where the phrase is the message\'s last sentence (rules 131-132; "shoot up"',
+        '  table where the phrase is the message\'s last sentence (rules 131-136; "shoot up"',
         '  a place and "bring a gun to" school anywhere); other wordings ("i\'m outside your',
         '  house", "enjoy your last days") and such a phrase with words after it are read',
         "  as the model reads them. Direct threats whose verb the model reads as harmless",
