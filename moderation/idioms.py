@@ -1,5 +1,5 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
-harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134).
+harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -21,11 +21,11 @@ support ("we stand with black people").
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would
 miss you", "your days are numbered"), each read only where it is the message's last
-sentence, and an attack planned on a place ("gonna shoot up the school") anywhere; rule 133
-direct threats whose verb the model reads as harmless ("i'll beat you up", "i'll hang you",
-"i'll hurt you"), with "i" or "we" and a will-form, never after a negation. Each is
-rewritten as a threat the model nudges ("i will come to your house and hurt you", "i'll
-punch you").
+sentence (mentions may follow it since rule 135), and an attack planned on a place ("gonna
+shoot up the school") anywhere; rule 133 direct threats whose verb the model reads as
+harmless ("i'll beat you up", "i'll hang you", "i'll hurt you"), with "i" or "we" and a
+will-form, never after a negation. Each is rewritten as a threat the model nudges ("i will
+come to your house and hurt you", "i'll punch you").
 
 Run last in the normalizer, after "u" is read "you" and evasions are undone.
 """

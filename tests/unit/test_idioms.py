@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word
 and threats whose verb the model reads as harmless, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131 and 133)."""
+(moderation/idioms.py, rules 121, 126, 130, 131, 133 and 135)."""
 
 import pytest
 from hypothesis import given
