@@ -571,6 +571,11 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
 )
 # Every word some idiom's pattern needs (each idiom names its own).
 HINTS = frozenset(word for words, _, _ in _IDIOMS for word in words)
+# Each hint's entries, by their place in the table (rule 138: a message's entries are looked
+# up from the words found, not tested one by one).
+_NAMED_BY: dict[str, tuple[int, ...]] = {
+    hint: tuple(i for i, (words, _, _) in enumerate(_IDIOMS) if hint in words) for hint in HINTS
+}
 
 
 def _alternatives(words: frozenset[str]) -> str:
@@ -600,10 +605,10 @@ def read_idioms(text: str, low: str | None = None) -> str:
     found = _HINT.findall(low)
     if not found:
         return text
-    present = set(found)
-    for words, pattern, rewrite in _IDIOMS:
-        if not present.isdisjoint(words):
-            text = pattern.sub(rewrite, text)
+    named = {i for word in set(found) for i in _NAMED_BY[word]}
+    for i in sorted(named):
+        _, pattern, rewrite = _IDIOMS[i]
+        text = pattern.sub(rewrite, text)
     return text
 
 
