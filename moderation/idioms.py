@@ -1,5 +1,5 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
-harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136).
+harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136, 137).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -24,8 +24,11 @@ miss you", "your days are numbered"), each read only where it is the message's l
 sentence (mentions may follow it since rule 135), and an attack planned on a place ("gonna
 shoot up the school") anywhere; rule 133 direct threats whose verb the model reads as
 harmless ("i'll beat you up", "i'll hang you", "i'll hurt you"), with "i" or "we" and a
-will-form, never after a negation. Each is rewritten as a threat the model nudges ("i will
-come to your house and hurt you", "i'll punch you").
+will-form, never after a negation; rule 137 the verbs "jump" and "rough up" read so too, and
+threats of pursuit and reprisal ("i'll find you", "i'm coming for you", "keep talking and see
+what happens", "you'll pay for this", "we know where your kids go to school"), anchored as
+rule 131's are. Each is rewritten as a threat the model nudges ("i will come to your house
+and hurt you", "i'll punch you").
 
 Run last in the normalizer, after "u" is read "you" and evasions are undone.
 """
@@ -40,12 +43,13 @@ from collections.abc import Callable
 # The table's version: ":2" since rule 126 read more idioms than rule 125's table, ":3"
 # since rule 129 read slogans of support, ":4" since rule 131 read threats said without a
 # violent word, ":5" since rule 133 read direct threats whose verb the model reads as
-# harmless, ":6" since rule 135 read rule 131's threats before closing mentions.
-IDIOMS_SUFFIX = "+idioms:6"
+# harmless, ":6" since rule 135 read rule 131's threats before closing mentions, ":7" since
+# rule 137 read threats of pursuit and reprisal and the verbs "jump" and "rough up".
+IDIOMS_SUFFIX = "+idioms:7"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:6`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:7`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -504,9 +508,74 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ),
         _punch,
     ),
+    # Rule 137's verbs of a beating the model reads as harmless ...
+    (
+        ("jump",),
+        _compile(
+            rf"{_THREAT_WILL}\s+jump\s+{_AIMED}"
+            r"(?!\s+(?:start|to|in|into|on|ahead|over|off|through|the|a|an|with|for)"
+            r"(?![\w'\u2019-]))"
+        ),
+        _punch,
+    ),
+    (("rough",), _compile(rf"{_THREAT_WILL}\s+rough\s+{_AIMED}\s+up"), _punch),
+    # ... and its threats of pursuit and reprisal, read where they end the message.
+    (
+        ("find", "track"),
+        _threat(rf"{_WE_WILL}\s+(?:find\s+you|track\s+you\s+down)"),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("coming", "come"),
+        _threat(
+            rf"(?:(?:i{_APOSTROPHE}m|i\s+am|we{_APOSTROPHE}re|we\s+are)\s+coming|"
+            rf"{_WE_WILL}\s+come)\s+for\s+you"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("happens",),
+        _threat(
+            r"(?:keep\s+talking|say\s+(?:that|it)\s+(?:again|one\s+more\s+time)|"
+            r"call\s+me\s+that\s+again|"
+            r"(?:touch|hit)\s+(?:me|her|him|them|my\s+\w+)\s+again)"
+            r"\s+and\s+see\s+what\s+happens"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("pay",),
+        _threat(
+            rf"you(?:{_APOSTROPHE}ll|\s+will|(?:{_APOSTROPHE}re|\s+are)\s+(?:gonna|going\s+to))"
+            r"\s+pay\s+for\s+(?:this|that)"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("get", "lesson"),
+        _threat(
+            rf"(?:meet\s+me\s+outside\s+and\s+)?{_I_WILL}\s+"
+            r"(?:get\s+you\s+for\s+(?:this|that)|teach\s+you\s+a\s+lesson)"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("know",),
+        _threat(
+            r"(?:i|we)\s+know\s+where\s+(?:you|your\s+(?:kids|children|family|mom|mum|dad|"
+            r"parents|wife|husband|sister|brother|son|daughter|girlfriend|boyfriend))\s+"
+            r"(?:live|lives|work|works|sleep|sleeps|go\s+to\s+school|goes\s+to\s+school)"
+        ),
+        _meant(_HOUSE),
+    ),
 )
 # Every word some idiom's pattern needs (each idiom names its own).
 HINTS = frozenset(word for words, _, _ in _IDIOMS for word in words)
+# Each hint's entries, by their place in the table (rule 138: a message's entries are looked
+# up from the words found, not tested one by one).
+_NAMED_BY: dict[str, tuple[int, ...]] = {
+    hint: tuple(i for i, (words, _, _) in enumerate(_IDIOMS) if hint in words) for hint in HINTS
+}
 
 
 def _alternatives(words: frozenset[str]) -> str:
@@ -536,10 +605,10 @@ def read_idioms(text: str, low: str | None = None) -> str:
     found = _HINT.findall(low)
     if not found:
         return text
-    present = set(found)
-    for words, pattern, rewrite in _IDIOMS:
-        if not present.isdisjoint(words):
-            text = pattern.sub(rewrite, text)
+    named = {i for word in set(found) for i in _NAMED_BY[word]}
+    for i in sorted(named):
+        _, pattern, rewrite = _IDIOMS[i]
+        text = pattern.sub(rewrite, text)
     return text
 
 

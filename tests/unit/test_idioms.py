@@ -1,6 +1,6 @@
-"""Chat's idioms of violent words, slogans of support, threats said without a violent word
-and threats whose verb the model reads as harmless, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131, 133 and 135)."""
+"""Chat's idioms of violent words, slogans of support, threats said without a violent word,
+threats whose verb the model reads as harmless, and threats of pursuit and reprisal, read as
+what they mean (moderation/idioms.py, rules 121, 126, 130, 131, 133, 135 and 137)."""
 
 import pytest
 from hypothesis import given
@@ -128,6 +128,21 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("we'll hang them all", "we'll kill them all"),
         ("i'll hurt you", "i'll punch you"),
         ("i\u2019m going to hurt you badly", "i\u2019m going to punch you badly"),
+        # Rule 137: "jump" and "rough up", and threats of pursuit and reprisal.
+        ("we'll jump you after practice", "we'll punch you after practice"),
+        ("imma jump him", "imma punch him"),
+        ("i'm gonna rough her up if she talks", "i'm gonna punch her if she talks"),
+        ("i will find you.", "i will come after you and hurt you."),
+        ("btw we'll track you down", "btw i will come after you and hurt you"),
+        ("i'm coming for you @sam", "i will come after you and hurt you @sam"),
+        ("keep talking and see what happens", "i will come after you and hurt you"),
+        ("call me that again and see what happens!", "i will come after you and hurt you!"),
+        ("touch my sister again and see what happens", "i will come after you and hurt you"),
+        ("you're gonna pay for this", "i will come after you and hurt you"),
+        ("i'll get you for that", "i will come after you and hurt you"),
+        ("meet me outside and i'll teach you a lesson", "i will come after you and hurt you"),
+        ("we know where your kids go to school", "i will come to your house and hurt you"),
+        ("lol. i know where you work", "lol. i will come to your house and hurt you"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -224,6 +239,18 @@ def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
         "my brother shot up three inches over the summer",
         "i'm bringing my dad's camera to school tomorrow",
         "it's illegal to bring a gun to school",
+        # Rule 137: the same phrases with a sentence after them, or another sense.
+        "i will find you a good seat",
+        "i'll find you at the party",
+        "i'm coming for you at 6, be ready",
+        "hold on, i'm coming for you",
+        "let's wait and see what happens",
+        "try turning it off and on and see what happens",
+        "you will pay for the tickets, right?",
+        "i'll get you a coffee for this",
+        "i'll teach you how to drive",
+        "i know where you work, i'll stop by for lunch",
+        "we know where your kids go to school, it's the one by the park",
     ],
 )
 def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -> None:
@@ -250,6 +277,13 @@ def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -
         "i'll hang up and call you back",
         "whisk the eggs, then beat them until fluffy",
         "the team got beat up in the second half",
+        # Rule 137.
+        "we'll jump you to the front of the line",
+        "i'll jump you start your car in the morning",
+        "we're gonna jump in the pool tomorrow",
+        "i'm not gonna jump you",
+        "we'll rough out the plan tomorrow",
+        "i'm gonna rough it this weekend",
     ],
 )
 def test_a_verb_not_aimed_as_a_threat_is_left_as_written(text: str) -> None:
@@ -434,6 +468,26 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "imma",
                 "i'll",
                 "not",
+                "jump",
+                "rough",
+                "find",
+                "track",
+                "down",
+                "coming",
+                "come",
+                "keep",
+                "talking",
+                "and",
+                "see",
+                "what",
+                "happens",
+                "you'll",
+                "get",
+                "teach",
+                "lesson",
+                "we",
+                "work",
+                "kids",
                 "@sam",
                 ".",
                 "!",
