@@ -153,7 +153,10 @@ class ClassifierSettings:
     # changed; 0.74 us a message, 0.07% of the pair's p50. Rules 133-134 read direct
     # threats whose verb the model reads as harmless ("i'll beat you up", "i'll hang you",
     # "i'll hurt you"): 21 -> 38 of 40 nudged, benign twins 1 -> 1; 0.13 us a message.
-    # Rules 135-136 read rule 131's threats before closing mentions too.
+    # Rules 135-136 read rule 131's threats before closing mentions too. Rules 137-138 read
+    # "jump" / "rough up" after a will-form, and threats of pursuit and reprisal where one
+    # ends the message ("i'll find you", "keep talking and see what happens"): 5 -> 34 of 40
+    # nudged, benign twins 3 -> 3; 0.34 us a message.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
