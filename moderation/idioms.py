@@ -1,5 +1,5 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
-harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136, 137).
+harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136, 138, 139).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -27,7 +27,9 @@ harmless ("i'll beat you up", "i'll hang you", "i'll hurt you"), with "i" or "we
 will-form, never after a negation; rule 137 the verbs "jump" and "rough up" read so too, and
 threats of pursuit and reprisal ("i'll find you", "i'm coming for you", "keep talking and see
 what happens", "you'll pay for this", "we know where your kids go to school"), anchored as
-rule 131's are. Each is rewritten as a threat the model nudges ("i will come to your house
+rule 131's are; rule 139 threats of being caught or of reprisal by others' hands ("don't let
+me catch you alone", "you messed with the wrong person", "i'll send some guys to your
+house"). Each is rewritten as a threat the model nudges ("i will come to your house
 and hurt you", "i'll punch you").
 
 Run last in the normalizer, after "u" is read "you" and evasions are undone.
@@ -44,12 +46,13 @@ from collections.abc import Callable
 # since rule 129 read slogans of support, ":4" since rule 131 read threats said without a
 # violent word, ":5" since rule 133 read direct threats whose verb the model reads as
 # harmless, ":6" since rule 135 read rule 131's threats before closing mentions, ":7" since
-# rule 137 read threats of pursuit and reprisal and the verbs "jump" and "rough up".
-IDIOMS_SUFFIX = "+idioms:7"
+# rule 137 read threats of pursuit and reprisal and the verbs "jump" and "rough up", ":8"
+# since rule 139 read threats of being caught and of reprisal by others' hands.
+IDIOMS_SUFFIX = "+idioms:8"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:7`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:8`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -567,6 +570,70 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             r"(?:live|lives|work|works|sleep|sleeps|go\s+to\s+school|goes\s+to\s+school)"
         ),
         _meant(_HOUSE),
+    ),
+    # Rule 139's threats of being caught, and of what comes to those who cross one.
+    (
+        ("catch",),
+        _threat(
+            rf"(?:you(?:{_APOSTROPHE}d|\s+had)?\s+)?(?:better\s+not|don{_APOSTROPHE}?t|do\s+not)"
+            r"\s+let\s+me\s+catch\s+you"
+            r"(?:\s+(?:alone|outside|around\s+here|after\s+school|again))?"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("done", "dead", "finished"),
+        _threat(
+            r"if\s+i\s+(?:ever\s+)?(?:see|catch)\s+you"
+            r"(?:\s+(?:again|outside|here|around\s+here|at\s+school(?:\s+tomorrow)?))?,?"
+            rf"\s+you(?:{_APOSTROPHE}?re|\s+are)\s+(?:done|dead|finished)"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("messing", "dealing", "fucking", "wrong"),
+        _threat(
+            rf"you\s+(?:don{_APOSTROPHE}?t|do\s+not)\s+know\s+who\s+you(?:{_APOSTROPHE}?re|\s+are)"
+            r"\s+(?:messing|dealing|fucking)\s+with|"
+            r"you\s+(?:messed|fucked)\s+with\s+the\s+wrong\s+"
+            r"(?:person|guy|girl|one|dude|man|people|family)|"
+            r"you\s+picked\s+the\s+wrong\s+(?:person|guy|girl|one|dude|man)\s+to\s+"
+            r"(?:mess|fuck)\s+with"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("lights", "eye"),
+        _threat(
+            rf"i(?:{_APOSTROPHE}d|\s+would)\s+sleep\s+with\s+(?:the\s+lights\s+on|one\s+eye\s+open)"
+            r"\s+if\s+i\s+(?:were|was)\s+you"
+        ),
+        _meant("i will hurt you in your sleep"),
+    ),
+    (
+        ("watch",),
+        _threat(
+            rf"i(?:{_APOSTROPHE}d|\s+would)\s+watch\s+(?:my|your)\s+back\s+if\s+i\s+(?:were|was)\s+you"
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("send", "sending"),
+        _threat(
+            rf"(?:{_WE_WILL}\s+send|(?:i{_APOSTROPHE}m|i\s+am|we{_APOSTROPHE}re|we\s+are)\s+sending)"
+            r"\s+(?:some\s+)?(?:guys|people|someone|somebody|my\s+boys|the\s+boys|my\s+guys)"
+            r"\s+(?:to\s+your\s+(?:house|place|home)|after\s+you)(?:\s+tonight)?"
+        ),
+        _meant(_HOUSE),
+    ),
+    (
+        ("make", "walk"),
+        _threat(
+            rf"you(?:\s+won{_APOSTROPHE}?t|\s+will\s+not|(?:{_APOSTROPHE}re|\s+are)\s+not\s+"
+            r"(?:gonna|going\s+to))\s+(?:make\s+it\s+(?:home|out\s+alive|out\s+of\s+here\s+alive)|"
+            r"walk\s+out\s+of\s+(?:there|here)(?:\s+alive)?)(?:\s+tonight)?"
+        ),
+        _meant("i will kill you"),
     ),
 )
 # Every word some idiom's pattern needs (each idiom names its own).

@@ -1,6 +1,7 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
-threats whose verb the model reads as harmless, and threats of pursuit and reprisal, read as
-what they mean (moderation/idioms.py, rules 121, 126, 130, 131, 133, 135 and 137)."""
+threats whose verb the model reads as harmless, threats of pursuit and reprisal, and threats
+of being caught, read as what they mean (moderation/idioms.py, rules 121, 126, 130, 131, 133,
+135, 137 and 139)."""
 
 import pytest
 from hypothesis import given
@@ -143,6 +144,17 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("meet me outside and i'll teach you a lesson", "i will come after you and hurt you"),
         ("we know where your kids go to school", "i will come to your house and hurt you"),
         ("lol. i know where you work", "lol. i will come to your house and hurt you"),
+        # Rule 139: threats of being caught, and of reprisal by others' hands.
+        ("don\u2019t let me catch you alone!", "i will come after you and hurt you!"),
+        ("you'd better not let me catch you", "i will come after you and hurt you"),
+        ("if i ever see you again, youre dead", "i will come after you and hurt you"),
+        ("you messed with the wrong family @sam", "i will come after you and hurt you @sam"),
+        ("you dont know who you are dealing with", "i will come after you and hurt you"),
+        ("i'd sleep with one eye open if i were you", "i will hurt you in your sleep"),
+        ("i would watch your back if i was you", "i will come after you and hurt you"),
+        ("we're sending the boys after you tonight", "i will come to your house and hurt you"),
+        ("you won't make it out of here alive", "i will kill you"),
+        ("you are not going to walk out of there alive", "i will kill you"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -251,6 +263,16 @@ def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
         "i'll teach you how to drive",
         "i know where you work, i'll stop by for lunch",
         "we know where your kids go to school, it's the one by the park",
+        # Rule 139.
+        "don't let me catch you slacking on leg day lol",
+        "if i see you again at the store i'll say hi",
+        "you messed with the wrong settings",
+        "i'd sleep with the lights on if i were you, that movie is scary",
+        "i'd watch my diet if i were you",
+        "i'm sending my boys to your house for the sleepover",
+        "i'll send some flowers to your house",
+        "you won't make it home before the rain",
+        "so you won't make it home tonight?",
     ],
 )
 def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -> None:
@@ -488,6 +510,26 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "we",
                 "work",
                 "kids",
+                "don't",
+                "let",
+                "catch",
+                "if",
+                "see",
+                "again",
+                "you're",
+                "done",
+                "messed",
+                "wrong",
+                "person",
+                "i'd",
+                "lights",
+                "were",
+                "send",
+                "guys",
+                "won't",
+                "make",
+                "it",
+                "home",
                 "@sam",
                 ".",
                 "!",
