@@ -156,7 +156,9 @@ class ClassifierSettings:
     # Rules 135-136 read rule 131's threats before closing mentions too. Rules 137-138 read
     # "jump" / "rough up" after a will-form, and threats of pursuit and reprisal where one
     # ends the message ("i'll find you", "keep talking and see what happens"): 5 -> 34 of 40
-    # nudged, benign twins 3 -> 3; 0.34 us a message.
+    # nudged, benign twins 3 -> 3; 0.34 us a message. Rules 139-140 read threats of being
+    # caught or of reprisal by others' hands ("don't let me catch you alone", "you messed with
+    # the wrong person"): 7 -> 26 of 40 nudged, benign twins 2 -> 2; 0.23 us a message.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
