@@ -1,5 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
-harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136, 138, 139).
+harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
+138, 140, 141).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -29,7 +30,9 @@ threats of pursuit and reprisal ("i'll find you", "i'm coming for you", "keep ta
 what happens", "you'll pay for this", "we know where your kids go to school"), anchored as
 rule 131's are; rule 139 threats of being caught or of reprisal by others' hands ("don't let
 me catch you alone", "you messed with the wrong person", "i'll send some guys to your
-house"). Each is rewritten as a threat the model nudges ("i will come to your house
+house"); rule 141 death wishes said softly ("please die", "go play in traffic", "someone
+needs to put you down") and more verbs of a beating ("i'll lay you out", "i'll deck you").
+Each is rewritten as a threat the model nudges ("i will come to your house
 and hurt you", "i'll punch you").
 
 Run last in the normalizer, after "u" is read "you" and evasions are undone.
@@ -47,12 +50,13 @@ from collections.abc import Callable
 # violent word, ":5" since rule 133 read direct threats whose verb the model reads as
 # harmless, ":6" since rule 135 read rule 131's threats before closing mentions, ":7" since
 # rule 137 read threats of pursuit and reprisal and the verbs "jump" and "rough up", ":8"
-# since rule 139 read threats of being caught and of reprisal by others' hands.
-IDIOMS_SUFFIX = "+idioms:8"
+# since rule 139 read threats of being caught and of reprisal by others' hands, ":9" since
+# rule 141 read death wishes said softly, "put you down" and more verbs of a beating.
+IDIOMS_SUFFIX = "+idioms:9"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:8`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:9`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -634,6 +638,49 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             r"walk\s+out\s+of\s+(?:there|here)(?:\s+alive)?)(?:\s+tonight)?"
         ),
         _meant("i will kill you"),
+    ),
+    # Rule 141's death wishes said softly, read where one ends the message ...
+    (
+        ("die",),
+        _threat(
+            rf"(?:(?:please|pls|plz|just|can\s+you|could\s+you|"
+            rf"why\s+(?:don{_APOSTROPHE}?t|do\s+not)\s+you)(?:\s+just)?\s+die(?:\s+already)?|"
+            r"die\s+already)"
+        ),
+        _meant("go die"),
+    ),
+    (
+        ("traffic", "pier"),
+        _threat(r"go\s+play\s+in\s+traffic|take\s+a\s+long\s+walk\s+off\s+a\s+short\s+pier"),
+        _meant("you should kill yourself"),
+    ),
+    (
+        ("put",),
+        _threat(
+            r"(?:(?:someone|somebody)\s+(?:needs\s+to|should|ought\s+to)\s+put\s+you\s+down|"
+            r"you\s+(?:need|deserve|ought)\s+to\s+be\s+put\s+down)(?:\s+like\s+a\s+dog)?"
+        ),
+        _meant("someone should kill you"),
+    ),
+    # ... and more verbs of a beating, read in place as rule 133's are.
+    (
+        ("lay",),
+        _compile(
+            rf"{_THREAT_WILL}\s+lay\s+{_AIMED}\s+out"
+            r"(?!\s+(?:a|an|the|some|on|for|in|to)(?![\w'\u2019-]))"
+        ),
+        _punch,
+    ),
+    (("hands",), _compile(rf"{_THREAT_WILL}\s+put\s+hands\s+on\s+{_AIMED}"), _punch),
+    (
+        ("deck",),
+        _compile(rf"{_THREAT_WILL}\s+deck\s+{_AIMED}(?!\s+(?:out|in)(?![\w'\u2019-]))"),
+        _punch,
+    ),
+    (
+        ("lacking", "slipping"),
+        _compile(rf"{_THREAT_WILL}\s+catch\s+{_AIMED}\s+(?:lacking|slipping)"),
+        _punch,
     ),
 )
 # Every word some idiom's pattern needs (each idiom names its own).

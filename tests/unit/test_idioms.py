@@ -1,7 +1,7 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
-threats whose verb the model reads as harmless, threats of pursuit and reprisal, and threats
-of being caught, read as what they mean (moderation/idioms.py, rules 121, 126, 130, 131, 133,
-135, 137 and 139)."""
+threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
+being caught, and death wishes said softly, read as what they mean (moderation/idioms.py,
+rules 121, 126, 130, 131, 133, 135, 137, 139 and 141)."""
 
 import pytest
 from hypothesis import given
@@ -155,6 +155,16 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("we're sending the boys after you tonight", "i will come to your house and hurt you"),
         ("you won't make it out of here alive", "i will kill you"),
         ("you are not going to walk out of there alive", "i will kill you"),
+        # Rule 141: death wishes said softly, "put you down", more verbs of a beating.
+        ("please die.", "go die."),
+        ("ok. why don\u2019t you just die already", "ok. go die"),
+        ("go play in traffic @sam", "you should kill yourself @sam"),
+        ("someone needs to put you down like a dog", "someone should kill you"),
+        ("you deserve to be put down!", "someone should kill you!"),
+        ("i'll lay you out", "i'll punch you"),
+        ("we're gonna put hands on him after school", "we're gonna punch him after school"),
+        ("imma deck you", "imma punch you"),
+        ("i'm gonna catch you lacking", "i'm gonna punch you"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -273,6 +283,14 @@ def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
         "i'll send some flowers to your house",
         "you won't make it home before the rain",
         "so you won't make it home tonight?",
+        # Rule 141.
+        "please don't die on me, we need you for the raid",
+        "pls die laughing at this meme",
+        "my phone just died already",
+        "can you dye my hair already",
+        "someone needs to put you down for the raffle",
+        "you need to be put down on the list",
+        "the kids play in traffic cones at the fair",
     ],
 )
 def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -> None:
@@ -299,6 +317,13 @@ def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -
         "i'll hang up and call you back",
         "whisk the eggs, then beat them until fluffy",
         "the team got beat up in the second half",
+        "i'll lay you out a towel",
+        "we'll lay out the tables",
+        "i'm gonna put hands on deck",
+        "i'll deck the halls",
+        "imma deck him out in christmas gear",
+        "i'll catch you later",
+        "i'm not gonna lay you out",
         # Rule 137.
         "we'll jump you to the front of the line",
         "i'll jump you start your car in the morning",
@@ -530,6 +555,17 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "make",
                 "it",
                 "home",
+                "please",
+                "die",
+                "already",
+                "play",
+                "traffic",
+                "put",
+                "down",
+                "lay",
+                "hands",
+                "deck",
+                "lacking",
                 "@sam",
                 ".",
                 "!",
