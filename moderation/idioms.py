@@ -32,8 +32,8 @@ rule 131's are; rule 139 threats of being caught or of reprisal by others' hands
 me catch you alone", "you messed with the wrong person", "i'll send some guys to your
 house"); rule 141 death wishes said softly ("please die", "go play in traffic", "someone
 needs to put you down") and more verbs of a beating ("i'll lay you out", "i'll deck you").
-Each is rewritten as a threat the model nudges ("i will come to your house
-and hurt you", "i'll punch you").
+Each is rewritten as a threat the model nudges ("i will come to your house and hurt you",
+"i'll punch you").
 
 Run last in the normalizer, after "u" is read "you" and evasions are undone.
 """

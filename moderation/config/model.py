@@ -159,6 +159,8 @@ class ClassifierSettings:
     # nudged, benign twins 3 -> 3; 0.34 us a message. Rules 139-140 read threats of being
     # caught or of reprisal by others' hands ("don't let me catch you alone", "you messed with
     # the wrong person"): 7 -> 26 of 40 nudged, benign twins 2 -> 2; 0.23 us a message.
+    # Rule 141 reads death wishes said softly ("please die", "go play in traffic") and "lay
+    # out", "put hands on", "deck": 11 -> 29 of 40 nudged, benign twins 1 -> 1; 0.16 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
