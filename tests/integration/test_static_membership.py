@@ -148,8 +148,11 @@ def test_tansu_gives_a_restarted_static_member_its_partitions_but_rebalances() -
     assert r["again"] == r["first"]
     assert sorted(r["b_final"] + r["again"]) == [0, 1, 2, 3]
     # Not honoured: the survivor goes through a rebalance (its partitions revoked and
-    # assigned again) where Apache Kafka would leave it alone.
-    assert r["b_after"] == [("revoked", r["b_final"]), ("assigned", r["b_final"])], r["b_after"]
+    # assigned again) where Apache Kafka would leave it alone. On a loaded host a second one
+    # can begin before the record is taken (seen once in CI: revoked, assigned, revoked);
+    # through each the survivor keeps the same partitions.
+    assert r["b_after"][:2] == [("revoked", r["b_final"]), ("assigned", r["b_final"])], r["b_after"]
+    assert all(parts == r["b_final"] for _, parts in r["b_after"]), r["b_after"]
 
 
 async def members(bootstrap: str, group: str) -> list[str]:
