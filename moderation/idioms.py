@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141).
+138, 140, 141, 142).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -31,7 +31,9 @@ what happens", "you'll pay for this", "we know where your kids go to school"), a
 rule 131's are; rule 139 threats of being caught or of reprisal by others' hands ("don't let
 me catch you alone", "you messed with the wrong person", "i'll send some guys to your
 house"); rule 141 death wishes said softly ("please die", "go play in traffic", "someone
-needs to put you down") and more verbs of a beating ("i'll lay you out", "i'll deck you").
+needs to put you down") and more verbs of a beating ("i'll lay you out", "i'll deck you");
+rule 142 warnings of an attack on a school or workplace ("i'm bringing a knife to school",
+"don't come to school tomorrow", "everyone at school will pay").
 Each is rewritten as a threat the model nudges ("i will come to your house and hurt you",
 "i'll punch you").
 
@@ -51,12 +53,13 @@ from collections.abc import Callable
 # harmless, ":6" since rule 135 read rule 131's threats before closing mentions, ":7" since
 # rule 137 read threats of pursuit and reprisal and the verbs "jump" and "rough up", ":8"
 # since rule 139 read threats of being caught and of reprisal by others' hands, ":9" since
-# rule 141 read death wishes said softly, "put you down" and more verbs of a beating.
-IDIOMS_SUFFIX = "+idioms:9"
+# rule 141 read death wishes said softly, "put you down" and more verbs of a beating, ":10"
+# since rule 142 read warnings of an attack on a school or workplace.
+IDIOMS_SUFFIX = "+idioms:10"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:9`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:10`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -681,6 +684,40 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ("lacking", "slipping"),
         _compile(rf"{_THREAT_WILL}\s+catch\s+{_AIMED}\s+(?:lacking|slipping)"),
         _punch,
+    ),
+    # Rule 142's warnings of an attack on a school or workplace: a blade or a bomb brought
+    # there, read anywhere as rule 131's gun is ...
+    (
+        ("knife", "knives", "machete", "blade", "weapon", "bomb", "explosives"),
+        _compile(
+            rf"(?:(?:i|we)(?:{_APOSTROPHE}m|{_APOSTROPHE}re|\s+am|\s+are)\s+bringing|"
+            rf"(?:{_WILL_DO}|imma)\s+bring)\s+"
+            rf"(?:(?:a|an|my|his|her|the|some|(?:my\s+)?\w+{_APOSTROPHE}s)\s+)?"
+            r"(?:knife|knives|machete|blade|weapons?|bomb|explosives)\s+to\s+"
+            r"(?P<where>school|class|work|campus)"
+        ),
+        lambda m: "i am going to kill everyone at " + m.group("where"),
+    ),
+    # ... and, where one ends the message, a warning to stay away or that all will pay.
+    (
+        ("school",),
+        _threat(
+            rf"(?:(?:don{_APOSTROPHE}?t|do\s+not)\s+come\s+to|stay\s+(?:home|away)\s+from)\s+school"
+            r"\s+(?:tomorrow|next\s+week|(?:on\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
+            r"saturday|sunday))"
+        ),
+        _meant("i am going to kill everyone at school"),
+    ),
+    (
+        ("pay",),
+        _threat(
+            r"everyone\s+at\s+(?:school|work|this\s+school|the\s+office)\s+"
+            r"(?:will|is\s+going\s+to|is\s+gonna)\s+pay|"
+            rf"(?:they|you)(?:\s+will|{_APOSTROPHE}ll|\s+are\s+gonna|{_APOSTROPHE}re\s+gonna|"
+            rf"\s+are\s+going\s+to|{_APOSTROPHE}re\s+going\s+to)\s+all\s+pay|"
+            rf"{_I_WILL}\s+make\s+(?:(?:them|you)\s+all|everyone)\s+pay"
+        ),
+        _meant("i am going to kill everyone"),
     ),
 )
 # Every word some idiom's pattern needs (each idiom names its own).

@@ -1,7 +1,7 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
 threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
-being caught, and death wishes said softly, read as what they mean (moderation/idioms.py,
-rules 121, 126, 130, 131, 133, 135, 137, 139 and 141)."""
+being caught, death wishes said softly, and warnings of an attack, read as what they mean
+(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141 and 142)."""
 
 import pytest
 from hypothesis import given
@@ -165,6 +165,16 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("we're gonna put hands on him after school", "we're gonna punch him after school"),
         ("imma deck you", "imma punch you"),
         ("i'm gonna catch you lacking", "i'm gonna punch you"),
+        # Rule 142: warnings of an attack on a school or workplace.
+        (
+            "we're bringing knives to school tomorrow",
+            "i am going to kill everyone at school tomorrow",
+        ),
+        ("i will bring a weapon to work", "i am going to kill everyone at work"),
+        ("btw don't come to school tomorrow", "btw i am going to kill everyone at school"),
+        ("stay away from school on friday!!", "i am going to kill everyone at school!!"),
+        ("everyone at this school is going to pay", "i am going to kill everyone"),
+        ("i'm going to make them all pay @sam", "i am going to kill everyone @sam"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -291,6 +301,13 @@ def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
         "someone needs to put you down for the raffle",
         "you need to be put down on the list",
         "the kids play in traffic cones at the fair",
+        # Rule 142.
+        "i'm bringing a knife to cut the cake at school tomorrow",
+        "i'm bringing a bath bomb to the party",
+        "don't come to school tomorrow, it's a snow day",
+        "stay home from school tomorrow if you feel worse",
+        "they'll all pay their share",
+        "i'm going to make them all pancakes",
     ],
 )
 def test_a_phrase_of_a_threat_beside_other_words_is_left_as_written(text: str) -> None:
@@ -566,6 +583,14 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "hands",
                 "deck",
                 "lacking",
+                "knife",
+                "bringing",
+                "to",
+                "come",
+                "stay",
+                "tomorrow",
+                "everyone",
+                "all",
                 "@sam",
                 ".",
                 "!",
