@@ -161,6 +161,8 @@ class ClassifierSettings:
     # the wrong person"): 7 -> 26 of 40 nudged, benign twins 2 -> 2; 0.23 us a message.
     # Rule 141 reads death wishes said softly ("please die", "go play in traffic") and "lay
     # out", "put hands on", "deck": 11 -> 29 of 40 nudged, benign twins 1 -> 1; 0.16 us.
+    # Rule 142 reads warnings of an attack on a school or workplace ("i'm bringing a knife to
+    # school", "don't come to school tomorrow"): 3 -> 30 of 40, benign twins 0 -> 1; 0.14 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
