@@ -211,6 +211,14 @@ _ATTACKED = (
     r"campus|building|store|concert)"
 )
 _WILL_DO = rf"(?:(?:i|we)\s+will|(?:i|we){_APOSTROPHE}ll|gonna|wanna|going\s+to)"
+# A weapon brought there: who brings it ("i'm / we're bringing"), and to where (rules 131
+# and 142 read "... to school" as an attack on everyone there).
+_BRINGING = rf"(?:i|we)(?:{_APOSTROPHE}m|{_APOSTROPHE}re|\s+am|\s+are)\s+bringing"
+_BROUGHT_TO = r"\s+to\s+(?P<where>school|class|work|campus)"
+
+
+def _everyone_at(m: re.Match[str]) -> str:
+    return "i am going to kill everyone at " + m.group("where")
 
 
 def _threat(pattern: str) -> re.Pattern[str]:
@@ -232,6 +240,8 @@ _WE_WILL = (
     rf"(?:i|we)(?:{_APOSTROPHE}ll|\s+will|(?:{_APOSTROPHE}m|\s+am|{_APOSTROPHE}re|\s+are)"
     r"\s+(?:gonna|going\s+to))"
 )
+# "i'm", "i am", "we're", "we are" before "coming" or "sending" (rules 137, 139).
+_WE_ARE = rf"(?:i{_APOSTROPHE}m|i\s+am|we{_APOSTROPHE}re|we\s+are)"
 _THREAT_WILL = (
     rf"(?P<will>{_WE_WILL}|(?<!not\s)(?<!never\s)(?<!n{_APOSTROPHE}t\s)"
     r"(?:gonna|imma|going\s+to))"
@@ -477,11 +487,10 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("gun", "rifle", "pistol"),
         _compile(
-            rf"(?:(?:i|we)(?:{_APOSTROPHE}m|{_APOSTROPHE}re|\s+am|\s+are)\s+bringing|"
-            rf"{_WILL_DO}\s+bring)\s+(?:a|my|his|her|the|(?:my\s+)?\w+{_APOSTROPHE}s)\s+"
-            r"(?:gun|rifle|pistol)\s+to\s+(?P<where>school|class|work|campus)"
+            rf"(?:{_BRINGING}|{_WILL_DO}\s+bring)\s+(?:a|my|his|her|the|(?:my\s+)?\w+{_APOSTROPHE}s)"
+            rf"\s+(?:gun|rifle|pistol){_BROUGHT_TO}"
         ),
-        lambda m: "i am going to kill everyone at " + m.group("where"),
+        _everyone_at,
     ),
     # Rule 133's direct threats whose verb the model reads as harmless.
     (
@@ -538,7 +547,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("coming", "come"),
         _threat(
-            rf"(?:(?:i{_APOSTROPHE}m|i\s+am|we{_APOSTROPHE}re|we\s+are)\s+coming|"
+            rf"(?:{_WE_ARE}\s+coming|"
             rf"{_WE_WILL}\s+come)\s+for\s+you"
         ),
         _meant(_AFTER_YOU),
@@ -627,7 +636,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("send", "sending"),
         _threat(
-            rf"(?:{_WE_WILL}\s+send|(?:i{_APOSTROPHE}m|i\s+am|we{_APOSTROPHE}re|we\s+are)\s+sending)"
+            rf"(?:{_WE_WILL}\s+send|{_WE_ARE}\s+sending)"
             r"\s+(?:some\s+)?(?:guys|people|someone|somebody|my\s+boys|the\s+boys|my\s+guys)"
             r"\s+(?:to\s+your\s+(?:house|place|home)|after\s+you)(?:\s+tonight)?"
         ),
@@ -690,13 +699,11 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("knife", "knives", "machete", "blade", "weapon", "bomb", "explosives"),
         _compile(
-            rf"(?:(?:i|we)(?:{_APOSTROPHE}m|{_APOSTROPHE}re|\s+am|\s+are)\s+bringing|"
-            rf"(?:{_WILL_DO}|imma)\s+bring)\s+"
+            rf"(?:{_BRINGING}|(?:{_WILL_DO}|imma)\s+bring)\s+"
             rf"(?:(?:a|an|my|his|her|the|some|(?:my\s+)?\w+{_APOSTROPHE}s)\s+)?"
-            r"(?:knife|knives|machete|blade|weapons?|bomb|explosives)\s+to\s+"
-            r"(?P<where>school|class|work|campus)"
+            rf"(?:knife|knives|machete|blade|weapons?|bomb|explosives){_BROUGHT_TO}"
         ),
-        lambda m: "i am going to kill everyone at " + m.group("where"),
+        _everyone_at,
     ),
     # ... and, where one ends the message, a warning to stay away or that all will pay.
     (
