@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141, 142).
+138, 140, 141, 142, 143).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -17,7 +17,9 @@ Rule 129 added fixed phrases of another kind the model misreads: slogans of supp
 group ("black lives matter", "trans women are women", "gay rights are human rights", "stop
 asian hate", "gay pride"), which it reads as the hate frames' "{group} are ...". Each is
 read only where it is the whole message (rule 130), and rewritten as a plain sentence of
-support ("we stand with black people").
+support ("we stand with black people"). Rule 143 read praise of a group said whole so too
+("gay people are awesome", "lesbians are valid", "trans people deserve respect", "protect
+trans kids", "proud to be gay"), never after a negation or before other words.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would
@@ -54,12 +56,13 @@ from collections.abc import Callable
 # rule 137 read threats of pursuit and reprisal and the verbs "jump" and "rough up", ":8"
 # since rule 139 read threats of being caught and of reprisal by others' hands, ":9" since
 # rule 141 read death wishes said softly, "put you down" and more verbs of a beating, ":10"
-# since rule 142 read warnings of an attack on a school or workplace.
-IDIOMS_SUFFIX = "+idioms:10"
+# since rule 142 read warnings of an attack on a school or workplace, ":11" since rule 143
+# read praise of a group said whole as support.
+IDIOMS_SUFFIX = "+idioms:11"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:10`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:11`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -177,6 +180,31 @@ _RIGHTS = (
     r"disability|civil)"
 )
 _PRIDE = r"(?:gay|lesbian|bi|trans|queer|lgbtq|lgbt)"
+# Rule 143: a group named by an adjective ...
+_GROUP_ADJECTIVE = (
+    r"(?:gay|lesbian|bisexual|bi|pansexual|pan|asexual|ace|queer|transgender|trans|"
+    r"non-?binary|enby|intersex|lgbtqia\+|lgbtq\+|lgbtq|lgbt|black|brown|asian|latino|latina|"
+    r"latinx|hispanic|indigenous|native|muslim|jewish|sikh|hindu|arab|mexican|disabled|deaf|"
+    r"blind|autistic|neurodivergent|immigrant|refugee|migrant)"
+)
+# ... before a word for people, or by a plural noun, or as "the ... community".
+_GROUP = (
+    rf"(?:{_GROUP_ADJECTIVE}\s+(?:people|folks|folk|men|women|kids|children|youth|teens|"
+    r"students|couples|families|parents|friends|americans|artists|voices)|lesbians|"
+    r"bisexuals|muslims|jews|sikhs|hindus|immigrants|refugees|migrants|women|girls|asians|"
+    r"latinos|latinas|hispanics|mexicans|arabs)"
+)
+# Praise said of a group (never "people", "human", "matter" or "rights": rule 143).
+_PRAISE = (
+    r"awesome|amazing|wonderful|great|beautiful|gorgeous|lovely|valid|kind|strong|brave|"
+    r"talented|incredible|fantastic|cool|welcome(?:\s+here)?|loved|the\s+best|inspiring|"
+    r"resilient|precious|valued|wholesome"
+)
+_DESERVED = (
+    r"respect|love|dignity|kindness|equality|equal\s+rights|the\s+same\s+rights|rights|"
+    r"better|protection|safety|a\s+safe\s+home|to\s+be\s+happy|to\s+be\s+safe|"
+    r"to\s+feel\s+safe|to\s+be\s+loved|to\s+be\s+respected|to\s+live\s+in\s+peace"
+)
 
 
 def _slogan(pattern: str) -> re.Pattern[str]:
@@ -187,6 +215,12 @@ def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]],
     """A slogan's rewrite: its mentions and lead word, the sentence of support, and "too"
     if it had it."""
     return lambda m: m.group("lead") + meant(m) + (m.group("too") or "")
+
+
+def _named(said: str) -> str:
+    """Whom praise names, without its verb: "gay people are" -> "gay people", "the trans
+    community is" -> "the trans community"."""
+    return re.sub(r"\s+(?:are|r|is)$", "", said, flags=re.IGNORECASE)
 
 
 # Rule 131: a threat said without a violent word ("i know where you live") is read only
@@ -423,6 +457,57 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ("pride",),
         _slogan(rf"(?:happy\s+)?{_PRIDE}\s+pride(?P<when>\s+(?:month|day|week|parade|weekend))?"),
         _support(lambda m: "happy pride" + (m.group("when") or "")),
+    ),
+    # Rule 143's praise of a group, read as support where it is the whole message.
+    (
+        (
+            "awesome",
+            "amazing",
+            "wonderful",
+            "great",
+            "beautiful",
+            "gorgeous",
+            "lovely",
+            "valid",
+            "kind",
+            "strong",
+            "brave",
+            "talented",
+            "incredible",
+            "fantastic",
+            "cool",
+            "welcome",
+            "loved",
+            "best",
+            "inspiring",
+            "resilient",
+            "precious",
+            "valued",
+            "wholesome",
+        ),
+        _slogan(
+            rf"(?P<g>{_GROUP}\s+(?:are|r)|the\s+{_GROUP_ADJECTIVE}\s+community\s+is)\s+"
+            rf"(?:(?:so|all|just|really|truly|absolutely|literally|simply)\s+)?(?:{_PRAISE})"
+        ),
+        _support(lambda m: "we stand with " + _named(m.group("g"))),
+    ),
+    (
+        ("deserve", "belong"),
+        _slogan(rf"(?P<g>{_GROUP})\s+(?:deserves?\s+(?:{_DESERVED})|belongs?\s+here)"),
+        _support(lambda m: "we stand with " + m.group("g")),
+    ),
+    (
+        ("protect",),
+        _slogan(rf"protect\s+(?P<g>{_GROUP})"),
+        _support(lambda m: "we stand with " + m.group("g")),
+    ),
+    (
+        ("proud", "happy", "queer"),
+        _slogan(
+            rf"(?:(?:proud|happy)\s+to\s+be\s+{_GROUP_ADJECTIVE}|{_GROUP_ADJECTIVE}\s+and\s+proud|"
+            r"here\s+and\s+queer|queer\s+and\s+here)"
+        ),
+        _support(lambda m: "i am proud of who i am"),
     ),
     # Rule 131's threats said without a violent word.
     (

@@ -1,7 +1,7 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
 threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
 being caught, death wishes said softly, and warnings of an attack, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141 and 142)."""
+(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141, 142 and 143)."""
 
 import pytest
 from hypothesis import given
@@ -175,6 +175,21 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("stay away from school on friday!!", "i am going to kill everyone at school!!"),
         ("everyone at this school is going to pay", "i am going to kill everyone"),
         ("i'm going to make them all pay @sam", "i am going to kill everyone @sam"),
+        # Rule 143: praise of a group said whole, read as support.
+        ("gay people are awesome", "we stand with gay people"),
+        ("Lesbians are valid!", "we stand with Lesbians!"),
+        ("yes trans men are so valid too", "yes we stand with trans men too"),
+        (
+            "@sam the trans community is amazing \u2764\ufe0f",
+            "@sam we stand with the trans community \u2764\ufe0f",
+        ),
+        ("immigrants r welcome here", "we stand with immigrants"),
+        ("trans people deserve respect", "we stand with trans people"),
+        ("refugees deserve a safe home.", "we stand with refugees."),
+        ("gay couples belong here", "we stand with gay couples"),
+        ("protect trans kids!!", "we stand with trans kids!!"),
+        ("proud to be gay", "i am proud of who i am"),
+        ("queer and here \U0001f308", "i am proud of who i am \U0001f308"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -240,6 +255,24 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "Rights for gay people are human rights.",
         "gay people matter.",
         "trans people are people.",
+        # Rule 143: praise denied, undone by words after it, or beside other words; hate
+        # in praise's frames; a group's name after "protect" that is not whom it protects.
+        "gay people are not valid",
+        "lesbians aren't valid",
+        "gay people are awesome... said no one ever",
+        "trans women are valid targets",
+        "gay people are awesome at spreading lies",
+        "lesbians are valid lol jk",
+        "muslims deserve to die",
+        "refugees deserve nothing",
+        "women belong in the kitchen",
+        "refugees belong in camps",
+        "protect kids from trans people",
+        "protect our women from immigrants",
+        "proud to be straight, gays are gross",
+        "gay and proud? more like gay and gross",
+        "i think lesbians are cool",
+        "white people are awesome",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
@@ -591,6 +624,26 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "tomorrow",
                 "everyone",
                 "all",
+                "gay",
+                "people",
+                "women",
+                "are",
+                "valid",
+                "awesome",
+                "so",
+                "deserve",
+                "respect",
+                "belong",
+                "protect",
+                "proud",
+                "happy",
+                "be",
+                "and",
+                "queer",
+                "here",
+                "community",
+                "is",
+                "not",
                 "@sam",
                 ".",
                 "!",
