@@ -163,6 +163,9 @@ class ClassifierSettings:
     # out", "put hands on", "deck": 11 -> 29 of 40 nudged, benign twins 1 -> 1; 0.16 us.
     # Rule 142 reads warnings of an attack on a school or workplace ("i'm bringing a knife to
     # school", "don't come to school tomorrow"): 3 -> 30 of 40, benign twins 0 -> 1; 0.14 us.
+    # Rule 143 reads praise of a group said whole as support ("gay people are awesome",
+    # "lesbians are valid", "protect trans kids"): 11 -> 2 of 40 nudged, hate 35 -> 35;
+    # 0.41 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
