@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141, 142, 143).
+138, 140, 141, 142, 143, 144).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -19,7 +19,10 @@ asian hate", "gay pride"), which it reads as the hate frames' "{group} are ...".
 read only where it is the whole message (rule 130), and rewritten as a plain sentence of
 support ("we stand with black people"). Rule 143 read praise of a group said whole so too
 ("gay people are awesome", "lesbians are valid", "trans people deserve respect", "protect
-trans kids", "proud to be gay"), never after a negation or before other words.
+trans kids", "proud to be gay"), never after a negation or before other words. Rule 144
+read the other way death and harm wished on a group with "deserve" ("muslims deserve to
+die", "refugees belong in camps"), which the model allowed, as "all {group} should die",
+only where the group begins a sentence (so "no muslim deserves to die" is the model's).
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would
@@ -57,12 +60,13 @@ from collections.abc import Callable
 # since rule 139 read threats of being caught and of reprisal by others' hands, ":9" since
 # rule 141 read death wishes said softly, "put you down" and more verbs of a beating, ":10"
 # since rule 142 read warnings of an attack on a school or workplace, ":11" since rule 143
-# read praise of a group said whole as support.
-IDIOMS_SUFFIX = "+idioms:11"
+# read praise of a group said whole as support, ":12" since rule 144 read death and harm
+# wished on a group with "deserve" as hate.
+IDIOMS_SUFFIX = "+idioms:12"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:11`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:12`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -188,11 +192,32 @@ _GROUP_ADJECTIVE = (
     r"blind|autistic|neurodivergent|immigrant|refugee|migrant)"
 )
 # ... before a word for people, or by a plural noun, or as "the ... community".
-_GROUP = (
-    rf"(?:{_GROUP_ADJECTIVE}\s+(?:people|folks|folk|men|women|kids|children|youth|teens|"
-    r"students|couples|families|parents|friends|americans|artists|voices)|lesbians|"
-    r"bisexuals|muslims|jews|sikhs|hindus|immigrants|refugees|migrants|women|girls|asians|"
-    r"latinos|latinas|hispanics|mexicans|arabs)"
+_PEOPLE = (
+    r"people|folks|folk|men|women|kids|children|youth|teens|students|couples|families|"
+    r"parents|friends|americans|artists|voices"
+)
+_PLURAL = (
+    r"lesbians|bisexuals|muslims|jews|sikhs|hindus|immigrants|refugees|migrants|women|girls|"
+    r"asians|latinos|latinas|hispanics|mexicans|arabs"
+)
+_GROUP = rf"(?:{_GROUP_ADJECTIVE}\s+(?:{_PEOPLE})|{_PLURAL})"
+# Rule 144: a group wished harm, named so or as "gays", "blacks", "{adjective} ppl" ...
+_HATED = rf"(?:{_GROUP_ADJECTIVE}\s+(?:{_PEOPLE}|ppl)|{_PLURAL}|gays|blacks)"
+# ... where the sentence begins: after any mentions and at most one lead word ...
+_SENTENCE_START = (
+    r"(?P<lead>(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*(?:(?:i\s+think|honestly|tbh|imo|"
+    r"ngl|lol|lmao|fr|seriously|personally|i\s+believe),?\s+)?)"
+)
+# ... and what it is said to deserve, or where it is said to belong.
+_HARM = (
+    r"to\s+die|death|to\s+be\s+(?:killed|shot|hanged|hung|lynched|gassed|burned|beaten|raped|"
+    r"tortured|executed|exterminated|wiped\s+out|enslaved|stoned|bombed|put\s+down|slaves)|"
+    r"slavery|to\s+suffer|to\s+drown|to\s+burn|to\s+rot|to\s+starve|the\s+gas\s+chambers?|"
+    r"the\s+death\s+penalty|another\s+holocaust|a\s+bullet|hell"
+)
+_CAGED = (
+    r"camps|concentration\s+camps|cages|ovens|chains|gas\s+chambers|prison|jail|zoos|"
+    r"the\s+kitchen"
 )
 # Praise said of a group (never "people", "human", "matter" or "rights": rule 143).
 _PRAISE = (
@@ -508,6 +533,16 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             r"here\s+and\s+queer|queer\s+and\s+here)"
         ),
         _support(lambda m: "i am proud of who i am"),
+    ),
+    # Rule 144's death and harm wished on a group with "deserve", read in place as hate.
+    (
+        ("deserve", "belong"),
+        re.compile(
+            rf"{_SENTENCE_START}(?:all\s+)?(?P<g>{_HATED})\s+"
+            rf"(?:deserves?\s+(?:{_HARM})|belongs?\s+in\s+(?:{_CAGED})){_END}",
+            re.IGNORECASE,
+        ),
+        lambda m: m.group("lead") + "all " + m.group("g") + " should die",
     ),
     # Rule 131's threats said without a violent word.
     (

@@ -1,7 +1,7 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
 threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
 being caught, death wishes said softly, and warnings of an attack, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141, 142 and 143)."""
+(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141, 142, 143 and 144)."""
 
 import pytest
 from hypothesis import given
@@ -190,6 +190,12 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("protect trans kids!!", "we stand with trans kids!!"),
         ("proud to be gay", "i am proud of who i am"),
         ("queer and here \U0001f308", "i am proud of who i am \U0001f308"),
+        # Rule 144: death and harm wished on a group with "deserve", read as hate.
+        ("muslims deserve to die", "all muslims should die"),
+        ("@sam tbh trans people deserve to be killed!!", "@sam tbh all trans people should die!!"),
+        ("ok. all jews deserve the gas chamber lol", "ok. all jews should die lol"),
+        ("black ppl deserve slavery", "all black ppl should die"),
+        ("refugees belong in camps", "all refugees should die"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -263,16 +269,26 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "trans women are valid targets",
         "gay people are awesome at spreading lies",
         "lesbians are valid lol jk",
-        "muslims deserve to die",
         "refugees deserve nothing",
-        "women belong in the kitchen",
-        "refugees belong in camps",
+        "women belong in the workforce",
         "protect kids from trans people",
         "protect our women from immigrants",
         "proud to be straight, gays are gross",
         "gay and proud? more like gay and gross",
         "i think lesbians are cool",
         "white people are awesome",
+        # Rule 144: a negation, a quotation or any other word before the group; harm not
+        # of its list; no group named.
+        "no muslim deserves to die",
+        "trans people don't deserve to die",
+        "i don't think gay people deserve to die",
+        "saying jews deserve to be exterminated is pure evil",
+        "anyone who says muslims deserve to die is a bigot",
+        "asians deserve to be deported",
+        "refugees belong in our communities",
+        "this boss deserves to die",
+        "they all deserve to die",
+        "muslims deserve to dies",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
@@ -644,6 +660,13 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "community",
                 "is",
                 "not",
+                "muslims",
+                "no",
+                "to",
+                "die",
+                "belong",
+                "in",
+                "camps",
                 "@sam",
                 ".",
                 "!",
