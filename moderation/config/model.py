@@ -165,7 +165,9 @@ class ClassifierSettings:
     # school", "don't come to school tomorrow"): 3 -> 30 of 40, benign twins 0 -> 1; 0.14 us.
     # Rule 143 reads praise of a group said whole as support ("gay people are awesome",
     # "lesbians are valid", "protect trans kids"): 11 -> 2 of 40 nudged, hate 35 -> 35;
-    # 0.41 us.
+    # 0.41 us. Rule 144 reads death and harm wished on a group with "deserve" ("muslims
+    # deserve to die", "refugees belong in camps") as "all {group} should die" where the
+    # group begins a sentence: 24 -> 38 of 40 nudged, benign twins 7 -> 7; nothing measurable.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
