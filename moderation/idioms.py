@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141, 142, 143, 144).
+138, 140, 141, 142, 143, 144, 145).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -23,6 +23,8 @@ trans kids", "proud to be gay"), never after a negation or before other words. R
 read the other way death and harm wished on a group with "deserve" ("muslims deserve to
 die", "refugees belong in camps"), which the model allowed, as "all {group} should die",
 only where the group begins a sentence (so "no muslim deserves to die" is the model's).
+Rule 145 read hate said of a group behind a hedge of opinion ("i think muslims are
+terrorists", "i'm just saying muslims are violent") without the hedge.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would
@@ -61,12 +63,13 @@ from collections.abc import Callable
 # rule 141 read death wishes said softly, "put you down" and more verbs of a beating, ":10"
 # since rule 142 read warnings of an attack on a school or workplace, ":11" since rule 143
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
-# wished on a group with "deserve" as hate.
-IDIOMS_SUFFIX = "+idioms:12"
+# wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
+# opinion without its hedge.
+IDIOMS_SUFFIX = "+idioms:13"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:12`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:13`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -215,6 +218,23 @@ _HARM = (
     r"slavery|to\s+suffer|to\s+drown|to\s+burn|to\s+rot|to\s+starve|the\s+gas\s+chambers?|"
     r"the\s+death\s+penalty|another\s+holocaust|a\s+bullet|hell"
 )
+# Rule 145: a hedge of opinion before hate said of a group ...
+_HEDGE = (
+    r"(?:i\s+(?:(?:really|honestly|genuinely|do|really\s+do|kinda|kind\s+of)\s+)?"
+    r"(?:think|believe|feel\s+like|feel\s+that)|personally(?:\s+i\s+think)?|honestly|tbh|"
+    rf"imo|imho|in\s+my\s+opinion|(?:i{_APOSTROPHE}?m\s+)?just\s+saying|no\s+offen[cs]e\s+but|"
+    rf"i{_APOSTROPHE}?m\s+not\s+racist\s+but|call\s+me\s+crazy\s+but|"
+    rf"let{_APOSTROPHE}?s\s+be\s+real|ngl|not\s+gonna\s+lie)"
+)
+# ... the hate said ...
+_HATEFUL = (
+    r"terrorists|violent|lazy|criminals|disgusting|gross|inferior|less\s+intelligent|stupid|"
+    r"dumb|parasites|vermin|animals|savages|mentally\s+ill|sick|greedy|evil|pedophiles|"
+    r"groomers|rapists|freeloaders|a\s+burden|subhuman|dirty|trash|scum|ugly|thieves|liars|"
+    r"a\s+plague|a\s+disease|(?:ruining|destroying)\s+this\s+country"
+)
+# ... and where the sentence ends: a mark, an emoji, the end, or a closing word.
+_SAID = r"(?=\s*(?:[^\w\s'\u2019-]|$)|\s+(?:lol|lmao|tbh|fr|ngl)(?:\s*(?:[^\w\s'\u2019-]|$)))"
 _CAGED = (
     r"camps|concentration\s+camps|cages|ovens|chains|gas\s+chambers|prison|jail|zoos|"
     r"the\s+kitchen"
@@ -543,6 +563,52 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             re.IGNORECASE,
         ),
         lambda m: m.group("lead") + "all " + m.group("g") + " should die",
+    ),
+    # Rule 145's hate said as an opinion, read without its hedge.
+    (
+        (
+            "terrorists",
+            "violent",
+            "lazy",
+            "criminals",
+            "disgusting",
+            "gross",
+            "inferior",
+            "intelligent",
+            "stupid",
+            "dumb",
+            "parasites",
+            "vermin",
+            "animals",
+            "savages",
+            "mentally",
+            "sick",
+            "greedy",
+            "evil",
+            "pedophiles",
+            "groomers",
+            "rapists",
+            "freeloaders",
+            "burden",
+            "subhuman",
+            "dirty",
+            "trash",
+            "scum",
+            "ugly",
+            "thieves",
+            "liars",
+            "plague",
+            "disease",
+            "ruining",
+            "destroying",
+        ),
+        re.compile(
+            r"(?P<lead>(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*)"
+            rf"{_HEDGE}[,?]?\s+(?P<said>(?:all\s+)?{_HATED}\s+are\s+"
+            rf"(?:(?:all|just|so|really)\s+)?(?:{_HATEFUL})){_SAID}",
+            re.IGNORECASE,
+        ),
+        lambda m: m.group("lead") + m.group("said"),
     ),
     # Rule 131's threats said without a violent word.
     (

@@ -1,7 +1,7 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
 threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
 being caught, death wishes said softly, and warnings of an attack, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141, 142, 143 and 144)."""
+(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141, 142, 143, 144 and 145)."""
 
 import pytest
 from hypothesis import given
@@ -196,6 +196,11 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("ok. all jews deserve the gas chamber lol", "ok. all jews should die lol"),
         ("black ppl deserve slavery", "all black ppl should die"),
         ("refugees belong in camps", "all refugees should die"),
+        # Rule 145: hate said as an opinion, read without its hedge.
+        ("i think muslims are terrorists", "muslims are terrorists"),
+        ("@sam personally i think jews are greedy lol", "@sam jews are greedy lol"),
+        ("ok. honestly? trans people are sick!!", "ok. trans people are sick!!"),
+        ("i'm not racist but black people are lazy", "black people are lazy"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -289,6 +294,13 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "this boss deserves to die",
         "they all deserve to die",
         "muslims deserve to dies",
+        # Rule 145: a hedge denied, praise, hate said of no group, or words after it.
+        "i don't think muslims are terrorists",
+        "i think muslims are terrorized by these attacks",
+        "i think people who say asians are dirty are racist",
+        "i think muslims are kind",
+        "i think those people are animals",
+        "i think muslims are terrorists and should leave",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
@@ -667,6 +679,11 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "belong",
                 "in",
                 "camps",
+                "i",
+                "think",
+                "honestly",
+                "terrorists",
+                "lol",
                 "@sam",
                 ".",
                 "!",
