@@ -168,6 +168,8 @@ class ClassifierSettings:
     # 0.41 us. Rule 144 reads death and harm wished on a group with "deserve" ("muslims
     # deserve to die", "refugees belong in camps") as "all {group} should die" where the
     # group begins a sentence: 24 -> 38 of 40 nudged, benign twins 7 -> 7; nothing measurable.
+    # Rule 145 reads hate said of a group behind a hedge of opinion ("i think muslims are
+    # terrorists") without the hedge: 21 -> 33 of 40 nudged, benign twins 9 -> 9; 0.30 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
