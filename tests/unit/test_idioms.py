@@ -1,7 +1,8 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
 threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
-being caught, death wishes said softly, and warnings of an attack, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141, 142, 143, 144, 145 and 146)."""
+being caught, death wishes said softly, warnings of an attack, praise of a group, and hate
+said of a group in words the model reads as harmless, read as what they mean
+(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141-146)."""
 
 import pytest
 from hypothesis import given
