@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141, 142, 143, 144, 145).
+138, 140, 141, 142, 143, 144, 145, 146).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -24,7 +24,9 @@ read the other way death and harm wished on a group with "deserve" ("muslims des
 die", "refugees belong in camps"), which the model allowed, as "all {group} should die",
 only where the group begins a sentence (so "no muslim deserves to die" is the model's).
 Rule 145 read hate said of a group behind a hedge of opinion ("i think muslims are
-terrorists", "i'm just saying muslims are violent") without the hedge.
+terrorists", "i'm just saying muslims are violent") without the hedge, and rule 146 a
+group's humanity denied ("black people are not people", "muslim lives don't matter") as
+"{group} are subhuman", where the group begins a sentence and the denial ends it.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would
@@ -64,12 +66,12 @@ from collections.abc import Callable
 # since rule 142 read warnings of an attack on a school or workplace, ":11" since rule 143
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
-# opinion without its hedge.
-IDIOMS_SUFFIX = "+idioms:13"
+# opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
+IDIOMS_SUFFIX = "+idioms:14"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:13`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:14`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -235,6 +237,11 @@ _HATEFUL = (
 )
 # ... and where the sentence ends: a mark, an emoji, the end, or a closing word.
 _SAID = r"(?=\s*(?:[^\w\s'\u2019-]|$)|\s+(?:lol|lmao|tbh|fr|ngl)(?:\s*(?:[^\w\s'\u2019-]|$)))"
+# Rule 146: a group's humanity denied, where the sentence ends (rule 145's end).
+_NOT_PEOPLE = (
+    rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:(?:even|real|really)\s+)?"
+    r"(?:real\s+people|people|human\s+beings|humans|human)"
+)
 _CAGED = (
     r"camps|concentration\s+camps|cages|ovens|chains|gas\s+chambers|prison|jail|zoos|"
     r"the\s+kitchen"
@@ -609,6 +616,24 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             re.IGNORECASE,
         ),
         lambda m: m.group("lead") + m.group("said"),
+    ),
+    # Rule 146's humanity denied to a group, read in place as hate.
+    (
+        ("people", "human"),
+        re.compile(
+            rf"{_SENTENCE_START}(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_PEOPLE}{_SAID}",
+            re.IGNORECASE,
+        ),
+        lambda m: m.group("lead") + m.group("g") + " are subhuman",
+    ),
+    (
+        ("lives",),
+        re.compile(
+            rf"{_SENTENCE_START}(?P<a>{_GROUP_ADJECTIVE})\s+lives\s+"
+            rf"(?:don{_APOSTROPHE}?t|do\s+not)\s+matter{_SAID}",
+            re.IGNORECASE,
+        ),
+        lambda m: m.group("lead") + m.group("a") + " people are subhuman",
     ),
     # Rule 131's threats said without a violent word.
     (

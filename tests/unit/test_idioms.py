@@ -1,7 +1,8 @@
 """Chat's idioms of violent words, slogans of support, threats said without a violent word,
 threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
-being caught, death wishes said softly, and warnings of an attack, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141, 142, 143, 144 and 145)."""
+being caught, death wishes said softly, warnings of an attack, praise of a group, and hate
+said of a group in words the model reads as harmless, read as what they mean
+(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141-146)."""
 
 import pytest
 from hypothesis import given
@@ -201,6 +202,10 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("@sam personally i think jews are greedy lol", "@sam jews are greedy lol"),
         ("ok. honestly? trans people are sick!!", "ok. trans people are sick!!"),
         ("i'm not racist but black people are lazy", "black people are lazy"),
+        # Rule 146: a group's humanity denied, read as hate.
+        ("black people are not people", "black people are subhuman"),
+        ("@sam tbh jews aren't even human lol", "@sam tbh jews are subhuman lol"),
+        ("muslim lives don't matter!!", "muslim people are subhuman!!"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -301,6 +306,12 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "i think muslims are kind",
         "i think those people are animals",
         "i think muslims are terrorists and should leave",
+        # Rule 146: a denial that is not of humanity, quoted, or with words after it.
+        "black people are not a monolith",
+        "corporations are not people",
+        "muslims are not people you should fear",
+        "they said immigrant lives don't matter and that's disgusting",
+        "asian lives don't matter to this government and that has to change",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
@@ -684,6 +695,10 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "honestly",
                 "terrorists",
                 "lol",
+                "human",
+                "lives",
+                "matter",
+                "don't",
                 "@sam",
                 ".",
                 "!",
