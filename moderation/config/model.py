@@ -170,6 +170,8 @@ class ClassifierSettings:
     # group begins a sentence: 24 -> 38 of 40 nudged, benign twins 7 -> 7; nothing measurable.
     # Rule 145 reads hate said of a group behind a hedge of opinion ("i think muslims are
     # terrorists") without the hedge: 21 -> 33 of 40 nudged, benign twins 9 -> 9; 0.30 us.
+    # Rule 146 reads a group's humanity denied ("black people are not people", "black lives
+    # don't matter") as "{group} are subhuman": 17 -> 36 of 40, benign twins 11 -> 11; 0.15 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
