@@ -220,6 +220,10 @@ _HARM = (
     r"slavery|to\s+suffer|to\s+drown|to\s+burn|to\s+rot|to\s+starve|the\s+gas\s+chambers?|"
     r"the\s+death\s+penalty|another\s+holocaust|a\s+bullet|hell"
 )
+_CAGED = (
+    r"camps|concentration\s+camps|cages|ovens|chains|gas\s+chambers|prison|jail|zoos|"
+    r"the\s+kitchen"
+)
 # Rule 145: a hedge of opinion before hate said of a group ...
 _HEDGE = (
     r"(?:i\s+(?:(?:really|honestly|genuinely|do|really\s+do|kinda|kind\s+of)\s+)?"
@@ -242,10 +246,6 @@ _NOT_PEOPLE = (
     rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:(?:even|real|really)\s+)?"
     r"(?:real\s+people|people|human\s+beings|humans|human)"
 )
-_CAGED = (
-    r"camps|concentration\s+camps|cages|ovens|chains|gas\s+chambers|prison|jail|zoos|"
-    r"the\s+kitchen"
-)
 # Praise said of a group (never "people", "human", "matter" or "rights": rule 143).
 _PRAISE = (
     r"awesome|amazing|wonderful|great|beautiful|gorgeous|lovely|valid|kind|strong|brave|"
@@ -267,6 +267,12 @@ def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]],
     """A slogan's rewrite: its mentions and lead word, the sentence of support, and "too"
     if it had it."""
     return lambda m: m.group("lead") + meant(m) + (m.group("too") or "")
+
+
+def _in_sentence(pattern: str) -> re.Pattern[str]:
+    """``pattern`` read where a sentence begins, after its mentions and lead word (rules
+    144 and 146)."""
+    return re.compile(_SENTENCE_START + pattern, re.IGNORECASE)
 
 
 def _named(said: str) -> str:
@@ -564,10 +570,9 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     # Rule 144's death and harm wished on a group with "deserve", read in place as hate.
     (
         ("deserve", "belong"),
-        re.compile(
-            rf"{_SENTENCE_START}(?:all\s+)?(?P<g>{_HATED})\s+"
-            rf"(?:deserves?\s+(?:{_HARM})|belongs?\s+in\s+(?:{_CAGED})){_END}",
-            re.IGNORECASE,
+        _in_sentence(
+            rf"(?:all\s+)?(?P<g>{_HATED})\s+"
+            rf"(?:deserves?\s+(?:{_HARM})|belongs?\s+in\s+(?:{_CAGED})){_END}"
         ),
         lambda m: m.group("lead") + "all " + m.group("g") + " should die",
     ),
@@ -620,18 +625,13 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     # Rule 146's humanity denied to a group, read in place as hate.
     (
         ("people", "human"),
-        re.compile(
-            rf"{_SENTENCE_START}(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_PEOPLE}{_SAID}",
-            re.IGNORECASE,
-        ),
+        _in_sentence(rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_PEOPLE}{_SAID}"),
         lambda m: m.group("lead") + m.group("g") + " are subhuman",
     ),
     (
         ("lives",),
-        re.compile(
-            rf"{_SENTENCE_START}(?P<a>{_GROUP_ADJECTIVE})\s+lives\s+"
-            rf"(?:don{_APOSTROPHE}?t|do\s+not)\s+matter{_SAID}",
-            re.IGNORECASE,
+        _in_sentence(
+            rf"(?P<a>{_GROUP_ADJECTIVE})\s+lives\s+(?:don{_APOSTROPHE}?t|do\s+not)\s+matter{_SAID}"
         ),
         lambda m: m.group("lead") + m.group("a") + " people are subhuman",
     ),
