@@ -281,6 +281,10 @@ def _named(said: str) -> str:
     return re.sub(r"\s+(?:are|r|is)$", "", said, flags=re.IGNORECASE)
 
 
+# Rule 143's rewrite: whom the praise names, stood with.
+_STAND_WITH = _support(lambda m: "we stand with " + _named(m.group("g")))
+
+
 # Rule 131: a threat said without a violent word ("i know where you live") is read only
 # where it is a sentence of its own that ends the message: after the message's start, a
 # sentence's end or a line break, any mentions and at most one lead word of a closed list;
@@ -547,17 +551,17 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             rf"(?P<g>{_GROUP}\s+(?:are|r)|the\s+{_GROUP_ADJECTIVE}\s+community\s+is)\s+"
             rf"(?:(?:so|all|just|really|truly|absolutely|literally|simply)\s+)?(?:{_PRAISE})"
         ),
-        _support(lambda m: "we stand with " + _named(m.group("g"))),
+        _STAND_WITH,
     ),
     (
         ("deserve", "belong"),
         _slogan(rf"(?P<g>{_GROUP})\s+(?:deserves?\s+(?:{_DESERVED})|belongs?\s+here)"),
-        _support(lambda m: "we stand with " + m.group("g")),
+        _STAND_WITH,
     ),
     (
         ("protect",),
         _slogan(rf"protect\s+(?P<g>{_GROUP})"),
-        _support(lambda m: "we stand with " + m.group("g")),
+        _STAND_WITH,
     ),
     (
         ("proud", "happy", "queer"),
