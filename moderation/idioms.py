@@ -144,7 +144,12 @@ _GAME = (
     r"monopoly|uno|trivia|mario\s?kart|smash|fortnite|fifa|madden|2k|cod|overwatch|valorant|"
     r"minecraft|video\s+games)"
 )
-_SHOWN = r"(?=\s*(?:[^\w\s'\u2019-]|$))"  # nothing but punctuation, an emoji or the end
+# Nothing but punctuation, an emoji or the end.
+_MARK_OR_END = r"\s*(?:[^\w\s'\u2019-]|$)"
+_SHOWN = rf"(?={_MARK_OR_END})"
+# Where a sentence begins (the message's start, a sentence's end or a line break), and the
+# mentions it opens with (rules 131, 144, 145, 146).
+_SENTENCE_BEGINS = r"(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*"
 
 
 def _verb(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
@@ -210,8 +215,8 @@ _GROUP = rf"(?:{_GROUP_ADJECTIVE}\s+(?:{_PEOPLE})|{_PLURAL})"
 _HATED = rf"(?:{_GROUP_ADJECTIVE}\s+(?:{_PEOPLE}|ppl)|{_PLURAL}|gays|blacks)"
 # ... where the sentence begins: after any mentions and at most one lead word ...
 _SENTENCE_START = (
-    r"(?P<lead>(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*(?:(?:i\s+think|honestly|tbh|imo|"
-    r"ngl|lol|lmao|fr|seriously|personally|i\s+believe),?\s+)?)"
+    rf"(?P<lead>{_SENTENCE_BEGINS}(?:(?:i\s+think|honestly|tbh|imo|ngl|lol|lmao|fr|seriously|"
+    r"personally|i\s+believe),?\s+)?)"
 )
 # ... and what it is said to deserve, or where it is said to belong.
 _HARM = (
@@ -240,7 +245,7 @@ _HATEFUL = (
     r"a\s+plague|a\s+disease|(?:ruining|destroying)\s+this\s+country"
 )
 # ... and where the sentence ends: a mark, an emoji, the end, or a closing word.
-_SAID = r"(?=\s*(?:[^\w\s'\u2019-]|$)|\s+(?:lol|lmao|tbh|fr|ngl)(?:\s*(?:[^\w\s'\u2019-]|$)))"
+_SAID = rf"(?={_MARK_OR_END}|\s+(?:lol|lmao|tbh|fr|ngl)(?:{_MARK_OR_END}))"
 # Rule 146: a group's humanity denied, where the sentence ends (rule 145's end).
 _NOT_PEOPLE = (
     rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:(?:even|real|really)\s+)?"
@@ -292,8 +297,8 @@ _STAND_WITH = _support(lambda m: "we stand with " + _named(m.group("g")))
 # sentence after it ("i know where you live, i'll drop your charger off later") leaves it
 # to the model.
 _LAST_START = (
-    r"(?P<lead>(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*(?:(?:and|also|btw|fyi|remember|"
-    r"just\s+so\s+you\s+know|just\s+know|trust\s+me|honestly),?\s+)?)"
+    rf"(?P<lead>{_SENTENCE_BEGINS}(?:(?:and|also|btw|fyi|remember|just\s+so\s+you\s+know|"
+    r"just\s+know|trust\s+me|honestly),?\s+)?)"
 )
 _LAST_END = r"(?=(?:[^\w'\u2019@-]|@[\w.]*\w)*$)"
 _YOU_BETTER = rf"(?:you(?:{_APOSTROPHE}d|\s+had)?\s+)?(?:better\s+)?"
@@ -619,8 +624,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             "destroying",
         ),
         re.compile(
-            r"(?P<lead>(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*)"
-            rf"{_HEDGE}[,?]?\s+(?P<said>(?:all\s+)?{_HATED}\s+are\s+"
+            rf"(?P<lead>{_SENTENCE_BEGINS}){_HEDGE}[,?]?\s+(?P<said>(?:all\s+)?{_HATED}\s+are\s+"
             rf"(?:(?:all|just|so|really)\s+)?(?:{_HATEFUL})){_SAID}",
             re.IGNORECASE,
         ),
