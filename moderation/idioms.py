@@ -67,11 +67,11 @@ from collections.abc import Callable
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
 # opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
-IDIOMS_SUFFIX = "+idioms:14"
+IDIOMS_SUFFIX = "+idioms:15"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:14`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:15`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -244,6 +244,43 @@ _HATEFUL = (
     r"groomers|rapists|freeloaders|a\s+burden|subhuman|dirty|trash|scum|ugly|thieves|liars|"
     r"a\s+plague|a\s+disease|(?:ruining|destroying)\s+this\s+country"
 )
+# ... its plain words, for the gate ...
+_HATEFUL_WORDS = (
+    "terrorists",
+    "violent",
+    "lazy",
+    "criminals",
+    "disgusting",
+    "gross",
+    "inferior",
+    "intelligent",
+    "stupid",
+    "dumb",
+    "parasites",
+    "vermin",
+    "animals",
+    "savages",
+    "mentally",
+    "sick",
+    "greedy",
+    "evil",
+    "pedophiles",
+    "groomers",
+    "rapists",
+    "freeloaders",
+    "burden",
+    "subhuman",
+    "dirty",
+    "trash",
+    "scum",
+    "ugly",
+    "thieves",
+    "liars",
+    "plague",
+    "disease",
+    "ruining",
+    "destroying",
+)
 # ... and where the sentence ends: a mark, an emoji, the end, or a closing word.
 _SAID = rf"(?={_MARK_OR_END}|\s+(?:lol|lmao|tbh|fr|ngl)(?:{_MARK_OR_END}))"
 # Rule 146: a group's humanity denied, where the sentence ends (rule 145's end).
@@ -261,6 +298,31 @@ _DESERVED = (
     r"respect|love|dignity|kindness|equality|equal\s+rights|the\s+same\s+rights|rights|"
     r"better|protection|safety|a\s+safe\s+home|to\s+be\s+happy|to\s+be\s+safe|"
     r"to\s+feel\s+safe|to\s+be\s+loved|to\s+be\s+respected|to\s+live\s+in\s+peace"
+)
+
+
+# Rule 147: harm denied to a group, read as its defence where a sentence ends with it (a
+# full stop, "!", an ellipsis, an emoji, a line break or the end; never a comma, a colon,
+# a dash or "?": "jews don't deserve to die, they deserve worse" is left to the model) ...
+_STATED = r"(?=\s*(?:[.!\u2026\r\n]|[^\w\s\x00-\x7f\u2010-\u201f]|$))"
+_NOT_DO = rf"(?:don{_APOSTROPHE}?t|do\s+not|doesn{_APOSTROPHE}?t|does\s+not)"
+# ... what a group is said not to deserve: rule 144's harms and a closed list more ...
+_SPARED = (
+    rf"{_HARM}|hate|to\s+be\s+(?:murdered|attacked|harassed|bullied|persecuted|abused|mocked|"
+    r"hated|treated\s+like\s+(?:animals|trash|garbage))"
+)
+# ... what it should not suffer, and for what or at whose hands ...
+_NOT_SUFFER = (
+    rf"(?:should\s+not|shouldn{_APOSTROPHE}?t)\s+(?:be\s+(?:killed|shot|murdered|beaten|"
+    r"attacked|harassed|raped|lynched|tortured|bullied|hurt|persecuted|"
+    r"locked\s+(?:up\s+)?in\s+(?:cages|camps)|sent\s+to\s+camps)|have\s+to\s+die)"
+    r"(?:\s+(?:for\s+(?:their\s+(?:faith|religion|skin)|who\s+they\s+(?:are|love)|"
+    r"being\s+[\w'\u2019-]+|existing)|by\s+(?:the\s+)?(?:police|cops)|at\s+sea))?"
+)
+# ... and the hate it is said not to be (rule 145's words and three more).
+_NOT_HATEFUL = (
+    rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:all\s+)?(?:{_HATEFUL}|predators|thugs|"
+    r"invaders)"
 )
 
 
@@ -288,6 +350,11 @@ def _named(said: str) -> str:
 
 # Rule 143's rewrite: whom the praise names, stood with.
 _STAND_WITH = _support(lambda m: "we stand with " + _named(m.group("g")))
+
+
+# Rule 147's rewrite: the group defended, stood with, where the sentence stood.
+def _defended(m: re.Match[str]) -> str:
+    return m.group("lead") + "we stand with " + m.group("g")
 
 
 # Rule 131: a threat said without a violent word ("i know where you live") is read only
@@ -587,42 +654,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     ),
     # Rule 145's hate said as an opinion, read without its hedge.
     (
-        (
-            "terrorists",
-            "violent",
-            "lazy",
-            "criminals",
-            "disgusting",
-            "gross",
-            "inferior",
-            "intelligent",
-            "stupid",
-            "dumb",
-            "parasites",
-            "vermin",
-            "animals",
-            "savages",
-            "mentally",
-            "sick",
-            "greedy",
-            "evil",
-            "pedophiles",
-            "groomers",
-            "rapists",
-            "freeloaders",
-            "burden",
-            "subhuman",
-            "dirty",
-            "trash",
-            "scum",
-            "ugly",
-            "thieves",
-            "liars",
-            "plague",
-            "disease",
-            "ruining",
-            "destroying",
-        ),
+        _HATEFUL_WORDS,
         re.compile(
             rf"(?P<lead>{_SENTENCE_BEGINS}){_HEDGE}[,?]?\s+(?P<said>(?:all\s+)?{_HATED}\s+are\s+"
             rf"(?:(?:all|just|so|really)\s+)?(?:{_HATEFUL})){_SAID}",
@@ -642,6 +674,25 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             rf"(?P<a>{_GROUP_ADJECTIVE})\s+lives\s+(?:don{_APOSTROPHE}?t|do\s+not)\s+matter{_SAID}"
         ),
         lambda m: m.group("lead") + m.group("a") + " people are subhuman",
+    ),
+    # Rule 147's harm and hate denied to a group, read as its defence.
+    (
+        ("deserve", "belong"),
+        _in_sentence(
+            rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_DO}\s+"
+            rf"(?:deserve\s+(?:{_SPARED})|belong\s+in\s+(?:{_CAGED})){_STATED}"
+        ),
+        _defended,
+    ),
+    (
+        ("should",),
+        _in_sentence(rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_SUFFER}{_STATED}"),
+        _defended,
+    ),
+    (
+        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _in_sentence(rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_HATEFUL}{_STATED}"),
+        _defended,
     ),
     # Rule 131's threats said without a violent word.
     (

@@ -206,6 +206,11 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("black people are not people", "black people are subhuman"),
         ("@sam tbh jews aren't even human lol", "@sam tbh jews are subhuman lol"),
         ("muslim lives don't matter!!", "muslim people are subhuman!!"),
+        # Rule 147: harm and hate denied to a group, read as its defence.
+        ("trans people don't deserve to die", "we stand with trans people"),
+        ("@sam tbh refugees do not belong in cages!", "@sam tbh we stand with refugees!"),
+        ("black people shouldn't be shot by police 💔", "we stand with black people 💔"),
+        ("ok. mexicans aren't rapists.", "ok. we stand with mexicans."),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -290,7 +295,7 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         # Rule 144: a negation, a quotation or any other word before the group; harm not
         # of its list; no group named.
         "no muslim deserves to die",
-        "trans people don't deserve to die",
+        "trans people don't deserve to die, they deserve worse",
         "i don't think gay people deserve to die",
         "saying jews deserve to be exterminated is pure evil",
         "anyone who says muslims deserve to die is a bigot",
@@ -312,6 +317,15 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "muslims are not people you should fear",
         "they said immigrant lives don't matter and that's disgusting",
         "asian lives don't matter to this government and that has to change",
+        # Rule 147: a denial not of harm, or one a comma, a dash or "?" carries on.
+        "muslims don't deserve to live",
+        "refugees do not belong here",
+        "muslims shouldn't be allowed to vote",
+        "trans women are not women",
+        "jews don't deserve to die, they deserve worse",
+        "jews don't deserve to die — they deserve worse",
+        "muslims are not terrorists? lol they are",
+        "black people shouldn't be shot by anyone but me",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
@@ -699,6 +713,13 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "lives",
                 "matter",
                 "don't",
+                "deserve",
+                "die",
+                "shouldn't",
+                "be",
+                "killed",
+                "not",
+                "are",
                 "@sam",
                 ".",
                 "!",
