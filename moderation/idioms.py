@@ -26,7 +26,10 @@ only where the group begins a sentence (so "no muslim deserves to die" is the mo
 Rule 145 read hate said of a group behind a hedge of opinion ("i think muslims are
 terrorists", "i'm just saying muslims are violent") without the hedge, and rule 146 a
 group's humanity denied ("black people are not people", "muslim lives don't matter") as
-"{group} are subhuman", where the group begins a sentence and the denial ends it.
+"{group} are subhuman", where the group begins a sentence and the denial ends it. Rule 147
+read harm and hate denied to a group, which the model nudged ("trans people don't deserve
+to die", "refugees do not belong in cages", "jews are not greedy"), as "we stand with
+{group}", where the group begins a sentence and the denial ends it.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would

@@ -172,6 +172,9 @@ class ClassifierSettings:
     # terrorists") without the hedge: 21 -> 33 of 40 nudged, benign twins 9 -> 9; 0.30 us.
     # Rule 146 reads a group's humanity denied ("black people are not people", "black lives
     # don't matter") as "{group} are subhuman": 17 -> 36 of 40, benign twins 11 -> 11; 0.15 us.
+    # Rule 147 reads harm and hate denied to a group ("trans people don't deserve to die",
+    # "jews are not greedy") as "we stand with {group}": 25 -> 6 of 40 defences nudged,
+    # hateful twins 35 -> 36; 0.08 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
