@@ -305,6 +305,9 @@ _DESERVED = (
 # full stop, "!", an ellipsis, an emoji, a line break or the end; never a comma, a colon,
 # a dash or "?": "jews don't deserve to die, they deserve worse" is left to the model) ...
 _STATED = r"(?=\s*(?:[.!\u2026\r\n]|[^\w\s\x00-\x7f\u2010-\u201f]|$))"
+# Rule 149: the same, and nothing after it in the message but these marks, emoji, spaces
+# and mentions ("that's a lie. they are worse" would lose what "they" refers to).
+_STATED_LAST = r"(?=(?:\s|[.!\u2026]|[^\w\s\x00-\x7f\u2010-\u201f]|@[\w.]*\w)*$)"
 _NOT_DO = rf"(?:don{_APOSTROPHE}?t|do\s+not|doesn{_APOSTROPHE}?t|does\s+not)"
 # ... what a group is said not to deserve: rule 144's harms and a closed list more ...
 _SPARED = (
@@ -722,12 +725,13 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         _in_sentence(rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_HATEFUL}{_STATED}"),
         _defended,
     ),
-    # Rule 148's hate quoted or reported to reject it, read with the hate put as "that" ...
+    # Rule 148's hate quoted or reported to reject it, read with the hate put as "that",
+    # where its sentence ends the message (rule 149) ...
     (
         (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
         _in_sentence(
             r"(?:(?:saying|the\s+(?:idea|claim|myth|stereotype|notion|belief|lie)\s+that)\s+"
-            rf"(?:{_QUOTED}|{_HATE_SAID})|{_QUOTED})\s+{_REJECTED}{_STATED}"
+            rf"(?:{_QUOTED}|{_HATE_SAID})|{_QUOTED})\s+{_REJECTED}{_STATED_LAST}"
         ),
         lambda m: m.group("lead") + "that is a hateful lie",
     ),
@@ -735,13 +739,13 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
         _in_sentence(
             r"people\s+who\s+(?P<v>say|think|believe|claim)\s+"
-            rf"{_HATE_SAID}\s+(?P<j>{_JUDGED}){_STATED}"
+            rf"{_HATE_SAID}\s+(?P<j>{_JUDGED}){_STATED_LAST}"
         ),
         lambda m: m.group("lead") + "people who " + m.group("v") + " that " + m.group("j"),
     ),
     (
         (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
-        _in_sentence(rf"(?P<said>{_DISBELIEF})\s+(?:that\s+)?{_HATE_SAID}{_STATED}"),
+        _in_sentence(rf"(?P<said>{_DISBELIEF})\s+(?:that\s+)?{_HATE_SAID}{_STATED_LAST}"),
         lambda m: m.group("lead") + m.group("said") + " that",
     ),
     # ... and being who one is defended.
@@ -749,7 +753,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ("being",),
         _in_sentence(
             rf"being\s+(?P<a>{_GROUP_ADJECTIVE})\s+(?:is\s+not|isn{_APOSTROPHE}?t)\s+{_NO_SIN}"
-            rf"{_STATED}"
+            rf"{_STATED_LAST}"
         ),
         lambda m: m.group("lead") + "we stand with " + m.group("a") + " people",
     ),

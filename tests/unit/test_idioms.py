@@ -346,6 +346,9 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "being gay is a sin",
         "being trans is not a mental illness, it's a perversion",
         "being muslim is not a crime but it should be",
+        # Rule 149: a rejection with a sentence after it.
+        '"muslims are violent" is a lie. they are worse than violent.',
+        "being gay is not a sin. it is a disease.",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
