@@ -70,11 +70,11 @@ from collections.abc import Callable
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
 # opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
-IDIOMS_SUFFIX = "+idioms:15"
+IDIOMS_SUFFIX = "+idioms:16"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:15`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:16`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -308,6 +308,9 @@ _DESERVED = (
 # full stop, "!", an ellipsis, an emoji, a line break or the end; never a comma, a colon,
 # a dash or "?": "jews don't deserve to die, they deserve worse" is left to the model) ...
 _STATED = r"(?=\s*(?:[.!\u2026\r\n]|[^\w\s\x00-\x7f\u2010-\u201f]|$))"
+# Rule 149: the same, and nothing after it in the message but these marks, emoji, spaces
+# and mentions ("that's a lie. they are worse" would lose what "they" refers to).
+_STATED_LAST = r"(?=(?:\s|[.!\u2026]|[^\w\s\x00-\x7f\u2010-\u201f]|@[\w.]*\w)*$)"
 _NOT_DO = rf"(?:don{_APOSTROPHE}?t|do\s+not|doesn{_APOSTROPHE}?t|does\s+not)"
 # ... what a group is said not to deserve: rule 144's harms and a closed list more ...
 _SPARED = (
@@ -323,9 +326,37 @@ _NOT_SUFFER = (
     r"being\s+[\w'\u2019-]+|existing)|by\s+(?:the\s+)?(?:police|cops)|at\s+sea))?"
 )
 # ... and the hate it is said not to be (rule 145's words and three more).
-_NOT_HATEFUL = (
-    rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:all\s+)?(?:{_HATEFUL}|predators|thugs|"
-    r"invaders)"
+_HATEFUL_MORE = rf"(?:{_HATEFUL}|predators|thugs|invaders)"
+_NOT_HATEFUL = rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:all\s+)?{_HATEFUL_MORE}"
+# Rule 148: hate quoted or reported to reject it, read with the hate put as "that". The
+# hate is rule 145's statement only ...
+_HATE_SAID = rf"(?:all\s+)?{_HATED}\s+(?:are|r)\s+(?:(?:all|just|so|really)\s+)?{_HATEFUL_MORE}"
+_QUOTED = rf"(?:\"{_HATE_SAID}[.!]?\"|'{_HATE_SAID}[.!]?'|\u201c{_HATE_SAID}[.!]?\u201d)"
+# ... rejected as a lie or as hate ...
+_REJECTED = (
+    r"(?:is|was)\s+(?:(?:just|simply|such)\s+)?(?:(?:a|an)\s+)?(?:(?:old|tired|dangerous|"
+    r"harmful|racist|sexist|antisemitic|homophobic|transphobic|islamophobic|bigoted|hateful|"
+    r"total|complete)\s+)*(?:lie|myth|trope|stereotype|false|untrue|not\s+true|wrong|"
+    r"not\s+okay|not\s+ok|racist|sexist|antisemitic|homophobic|transphobic|islamophobic|"
+    r"xenophobic|ableist|bigoted|bigotry|hateful|hate\s+speech|harmful|nonsense|bs|bullshit|"
+    r"propaganda|debunked|disgusting|vile)(?:\s+and\s+you\s+know\s+it)?"
+)
+# ... or its speakers so judged ...
+_JUDGED = (
+    r"(?:are|is)\s+(?:bigots|racists|sexists|homophobes|transphobes|the\s+problem|wrong|"
+    r"ignorant|disgusting)|need\s+(?:help|to\s+read\s+more|to\s+educate\s+themselves)|"
+    r"should\s+be\s+ashamed(?:\s+of\s+themselves)?"
+)
+# ... or said in disbelief that someone said it.
+_DISBELIEF = (
+    rf"(?:i\s+)?(?:can{_APOSTROPHE}?t|cannot|can\s+not)\s+believe\s+(?:he|she|they|someone|"
+    r"somebody|my\s+[\w-]+|this\s+guy|that\s+guy)\s+(?:(?:just|actually|literally|really)\s+)?"
+    r"(?:said|says|thinks|tweeted|posted|wrote)"
+)
+# Being who one is, said to be no sin, crime or illness.
+_NO_SIN = (
+    r"(?:a\s+)?(?:sin|crime|disease|illness|mental\s+illness|disorder|choice|phase|wrong|"
+    r"bad\s+thing)"
 )
 
 
@@ -696,6 +727,38 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
         _in_sentence(rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_HATEFUL}{_STATED}"),
         _defended,
+    ),
+    # Rule 148's hate quoted or reported to reject it, read with the hate put as "that",
+    # where its sentence ends the message (rule 149) ...
+    (
+        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _in_sentence(
+            r"(?:(?:saying|the\s+(?:idea|claim|myth|stereotype|notion|belief|lie)\s+that)\s+"
+            rf"(?:{_QUOTED}|{_HATE_SAID})|{_QUOTED})\s+{_REJECTED}{_STATED_LAST}"
+        ),
+        lambda m: m.group("lead") + "that is a hateful lie",
+    ),
+    (
+        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _in_sentence(
+            r"people\s+who\s+(?P<v>say|think|believe|claim)\s+"
+            rf"{_HATE_SAID}\s+(?P<j>{_JUDGED}){_STATED_LAST}"
+        ),
+        lambda m: m.group("lead") + "people who " + m.group("v") + " that " + m.group("j"),
+    ),
+    (
+        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _in_sentence(rf"(?P<said>{_DISBELIEF})\s+(?:that\s+)?{_HATE_SAID}{_STATED_LAST}"),
+        lambda m: m.group("lead") + m.group("said") + " that",
+    ),
+    # ... and being who one is defended.
+    (
+        ("being",),
+        _in_sentence(
+            rf"being\s+(?P<a>{_GROUP_ADJECTIVE})\s+(?:is\s+not|isn{_APOSTROPHE}?t)\s+{_NO_SIN}"
+            rf"{_STATED_LAST}"
+        ),
+        lambda m: m.group("lead") + "we stand with " + m.group("a") + " people",
     ),
     # Rule 131's threats said without a violent word.
     (

@@ -211,6 +211,18 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("@sam tbh refugees do not belong in cages!", "@sam tbh we stand with refugees!"),
         ("black people shouldn't be shot by police 💔", "we stand with black people 💔"),
         ("ok. mexicans aren't rapists.", "ok. we stand with mexicans."),
+        # Rule 148: hate quoted or reported to reject it, and being who one is defended.
+        ('"muslims are violent" is a dangerous lie!', "that is a hateful lie!"),
+        ("lol saying jews are greedy is antisemitic", "lol that is a hateful lie"),
+        (
+            "people who say women are inferior are the problem.",
+            "people who say that are the problem.",
+        ),
+        (
+            "@sam i can't believe he said gay people are sick 😡",
+            "@sam i can't believe he said that 😡",
+        ),
+        ("being trans isn't a mental illness.", "we stand with trans people."),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -326,6 +338,17 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "jews don't deserve to die — they deserve worse",
         "muslims are not terrorists? lol they are",
         "black people shouldn't be shot by anyone but me",
+        # Rule 148: the quote affirmed, a kind statement rejected, or a rejection carried on.
+        '"muslims are violent" is a fact',
+        "the idea that mexicans are hard workers is a lie",
+        "people who say muslims are terrorists are right",
+        "i can't believe he said black people are human",
+        "being gay is a sin",
+        "being trans is not a mental illness, it's a perversion",
+        "being muslim is not a crime but it should be",
+        # Rule 149: a rejection with a sentence after it.
+        '"muslims are violent" is a lie. they are worse than violent.',
+        "being gay is not a sin. it is a disease.",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
@@ -720,6 +743,12 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "killed",
                 "not",
                 "are",
+                "being",
+                "gay",
+                "sin",
+                "saying",
+                "is",
+                "lie",
                 "@sam",
                 ".",
                 "!",
