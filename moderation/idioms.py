@@ -29,7 +29,10 @@ group's humanity denied ("black people are not people", "muslim lives don't matt
 "{group} are subhuman", where the group begins a sentence and the denial ends it. Rule 147
 read harm and hate denied to a group, which the model nudged ("trans people don't deserve
 to die", "refugees do not belong in cages", "jews are not greedy"), as "we stand with
-{group}", where the group begins a sentence and the denial ends it.
+{group}", where the group begins a sentence and the denial ends it. Rule 149 read hate
+quoted or reported to reject it ('"muslims are violent" is a lie', "people who say muslims
+are terrorists are bigots", "being gay is not a sin") with the hate put as "that", where
+its sentence ends the message.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would

@@ -175,6 +175,9 @@ class ClassifierSettings:
     # Rule 147 reads harm and hate denied to a group ("trans people don't deserve to die",
     # "jews are not greedy") as "we stand with {group}": 25 -> 6 of 40 defences nudged,
     # hateful twins 35 -> 36; 0.08 us.
+    # Rule 149 reads hate quoted or reported to reject it ('"muslims are violent" is a lie',
+    # "being gay is not a sin") with the hate put as "that", where its sentence ends the
+    # message: 15 -> 6 of 40 nudged, hateful twins 21 -> 21; 0.07 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
