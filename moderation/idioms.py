@@ -73,11 +73,11 @@ from collections.abc import Callable
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
 # opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
-IDIOMS_SUFFIX = "+idioms:16"
+IDIOMS_SUFFIX = "+idioms:17"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:16`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:17`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -400,10 +400,9 @@ def _defended(m: re.Match[str]) -> str:
 # before nothing but punctuation, emoji and spaces (and, since rule 135, mentions). A
 # sentence after it ("i know where you live, i'll drop your charger off later") leaves it
 # to the model.
-_LAST_START = (
-    rf"(?P<lead>{_SENTENCE_BEGINS}(?:(?:and|also|btw|fyi|remember|just\s+so\s+you\s+know|"
-    r"just\s+know|trust\s+me|honestly),?\s+)?)"
-)
+_LAST_LEADS = r"and|also|btw|fyi|remember|just\s+so\s+you\s+know|just\s+know|trust\s+me|honestly"
+# Rule 150's veiled threats take three lead words more.
+_VEILED_LEADS = _LAST_LEADS + r"|seriously|ok|okay"
 _LAST_END = r"(?=(?:[^\w'\u2019@-]|@[\w.]*\w)*$)"
 _YOU_BETTER = rf"(?:you(?:{_APOSTROPHE}d|\s+had)?\s+)?(?:better\s+)?"
 _I_WILL = (
@@ -426,8 +425,10 @@ def _everyone_at(m: re.Match[str]) -> str:
     return "i am going to kill everyone at " + m.group("where")
 
 
-def _threat(pattern: str) -> re.Pattern[str]:
-    return re.compile(_LAST_START + "(?:" + pattern + ")" + _LAST_END, re.IGNORECASE)
+def _threat(pattern: str, leads: str = _LAST_LEADS) -> re.Pattern[str]:
+    """``pattern`` read where it is the message's last sentence, after one of ``leads``."""
+    start = rf"(?P<lead>{_SENTENCE_BEGINS}(?:(?:{leads}),?\s+)?)"
+    return re.compile(start + "(?:" + pattern + ")" + _LAST_END, re.IGNORECASE)
 
 
 def _meant(words: str) -> Callable[[re.Match[str]], str]:
@@ -799,6 +800,58 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         _meant("i will kill you"),
     ),
     (("numbered",), _threat(r"your\s+days\s+are\s+numbered"), _meant("i will kill you")),
+    # Rule 150's veiled threats said whole.
+    (
+        ("make",),
+        _threat(
+            rf"(?:don{_APOSTROPHE}?t|do\s+not)\s+make\s+me\s+(?:(?:hurt|hit|punch|slap|smack|"
+            r"beat|kill|stab|shoot|choke|strangle)\s+you|come\s+(?:over\s+there|"
+            r"to\s+your\s+house|find\s+you))",
+            _VEILED_LEADS,
+        ),
+        _meant("i will hurt you"),
+    ),
+    (
+        ("days", "prayers", "breath", "moments"),
+        _threat(
+            r"(?:start\s+)?count(?:ing)?\s+your\s+days|"
+            rf"{_YOU_BETTER}say\s+your\s+prayers|enjoy\s+your\s+last\s+(?:breaths?|days|moments)",
+            _VEILED_LEADS,
+        ),
+        _meant("i will kill you"),
+    ),
+    (
+        ("safe", "hide"),
+        _threat(
+            rf"(?:(?:you{_APOSTROPHE}?re|you\s+are|ur)\s+not|you\s+aren{_APOSTROPHE}?t)\s+safe"
+            r"(?:\s+(?:anywhere|here|at\s+home)(?:\s+anymore)?|\s+anymore)?|"
+            r"nowhere\s+is\s+safe\s+for\s+you(?:\s+(?:now|anymore))?|"
+            rf"(?:there\s+is|there{_APOSTROPHE}?s)\s+nowhere\s+(?:for\s+you\s+)?to\s+hide|"
+            r"you\s+have\s+nowhere\s+to\s+hide",
+            _VEILED_LEADS,
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("shame",),
+        _threat(
+            rf"(?:(?:it|it{_APOSTROPHE}d|it\s+would|would|will)\s+)?be\s+(?:a\s+(?:real\s+)?|"
+            r"such\s+a\s+)shame\s+if\s+something\s+(?:bad\s+)?(?:happened|were\s+to\s+happen)"
+            r"\s+to\s+(?:you|your\s+[\w'\u2019-]+|that\s+(?:pretty\s+)?face)",
+            _VEILED_LEADS,
+        ),
+        _meant("i will hurt you"),
+    ),
+    (
+        ("feet", "daisies"),
+        _threat(
+            rf"(?:you{_APOSTROPHE}ll|you\s+will|(?:you{_APOSTROPHE}?re|you\s+are)\s+"
+            r"(?:gonna|going\s+to))\s+be\s+(?:soon\s+)?(?:six\s+feet\s+under|"
+            r"pushing\s+up\s+daisies)(?:\s+soon)?",
+            _VEILED_LEADS,
+        ),
+        _meant("i will kill you"),
+    ),
     (
         ("miss",),
         _threat(

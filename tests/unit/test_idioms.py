@@ -223,6 +223,12 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
             "@sam i can't believe he said that 😡",
         ),
         ("being trans isn't a mental illness.", "we stand with trans people."),
+        # Rule 150: veiled threats said whole.
+        ("seriously, don't make me slap you!!", "seriously, i will hurt you!!"),
+        ("ok. count your days", "ok. i will kill you"),
+        ("@kev you're not safe anywhere anymore 🔪", "@kev i will come after you and hurt you 🔪"),
+        ("would be a shame if something happened to your sister", "i will hurt you"),
+        ("you'll be six feet under soon @kev", "i will kill you @kev"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -349,6 +355,13 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         # Rule 149: a rejection with a sentence after it.
         '"muslims are violent" is a lie. they are worse than violent.',
         "being gay is not a sin. it is a disease.",
+        # Rule 150: the same words said of other things, or with words after them.
+        "don't make me laugh",
+        "seriously, don't make me hurt you at chess again",
+        "count your blessings",
+        "you are not safe from my puns lol",
+        "be a shame if something happened to the last slice lol",
+        "you'll be six feet tall by next year",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
