@@ -48,7 +48,9 @@ me catch you alone", "you messed with the wrong person", "i'll send some guys to
 house"); rule 141 death wishes said softly ("please die", "go play in traffic", "someone
 needs to put you down") and more verbs of a beating ("i'll lay you out", "i'll deck you");
 rule 142 warnings of an attack on a school or workplace ("i'm bringing a knife to school",
-"don't come to school tomorrow", "everyone at school will pay").
+"don't come to school tomorrow", "everyone at school will pay"); rule 150 veiled threats
+that end the message ("don't make me hurt you", "count your days", "you're not safe
+anywhere", "would be a shame if something happened to you", "you'll be six feet under").
 Each is rewritten as a threat the model nudges ("i will come to your house and hurt you",
 "i'll punch you").
 

@@ -178,6 +178,8 @@ class ClassifierSettings:
     # Rule 149 reads hate quoted or reported to reject it ('"muslims are violent" is a lie',
     # "being gay is not a sin") with the hate put as "that", where its sentence ends the
     # message: 15 -> 6 of 40 nudged, hateful twins 21 -> 21; 0.07 us.
+    # Rule 150 reads veiled threats that end the message ("don't make me hurt you", "count
+    # your days", "you're not safe anywhere"): 15 -> 35 of 40, benign twins 4 -> 4; 0.13 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
