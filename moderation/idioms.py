@@ -75,11 +75,11 @@ from collections.abc import Callable
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
 # opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
-IDIOMS_SUFFIX = "+idioms:17"
+IDIOMS_SUFFIX = "+idioms:18"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:17`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:18`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -358,6 +358,17 @@ _DISBELIEF = (
     r"somebody|my\s+[\w-]+|this\s+guy|that\s+guy)\s+(?:(?:just|actually|literally|really)\s+)?"
     r"(?:said|says|thinks|tweeted|posted|wrote)"
 )
+# Rule 151: a group distrusted or shut out, read as "i hate" it; a member of a group ...
+_MEMBER = (
+    rf"an?\s+(?:{_GROUP_ADJECTIVE}\s+(?:person|man|woman|guy|girl|boy|kid)|muslim|jew|sikh|"
+    r"hindu|immigrant|refugee|migrant|mexican|arab|asian|latino|latina|hispanic|lesbian|woman)"
+)
+_NOT_I = rf"(?:don{_APOSTROPHE}?t|do\s+not)"
+# ... and where one does not want a group.
+_KEPT_FROM = (
+    r"neighborhood|neighbourhood|country|town|city|school|street|building|house|kids|"
+    r"children|family|bathroom|church|team"
+)
 # Being who one is, said to be no sin, crime or illness.
 _NO_SIN = (
     r"(?:a\s+)?(?:sin|crime|disease|illness|mental\s+illness|disorder|choice|phase|wrong|"
@@ -394,6 +405,12 @@ _STAND_WITH = _support(lambda m: "we stand with " + _named(m.group("g")))
 # Rule 147's rewrite: the group defended, stood with, where the sentence stood.
 def _defended(m: re.Match[str]) -> str:
     return m.group("lead") + "we stand with " + m.group("g")
+
+
+# Rule 151's rewrite: the group or member distrusted or shut out, hated.
+def _hated(m: re.Match[str]) -> str:
+    named = m.groupdict()
+    return named["lead"] + "i hate " + (named.get("g") or named["m"])
 
 
 # Rule 131: a threat said without a violent word ("i know where you live") is read only
@@ -765,6 +782,47 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             rf"{_STATED_LAST}"
         ),
         lambda m: m.group("lead") + "we stand with " + m.group("a") + " people",
+    ),
+    # Rule 151's distrust and exclusion of a group, read as hate.
+    (
+        ("trust",),
+        _in_sentence(
+            rf"(?:(?:i|we)\s+(?:{_NOT_I}|can{_APOSTROPHE}?t|cannot)\s+trust\s+(?P<g>{_HATED})|"
+            rf"never\s+trust\s+(?P<m>{_MEMBER}|{_HATED})){_STATED}"
+        ),
+        _hated,
+    ),
+    (
+        ("never",),
+        _in_sentence(
+            rf"i(?:{_APOSTROPHE}d|\s+would)\s+never\s+(?:hire|rent\s+to|vote\s+for|work\s+with|"
+            rf"trust)\s+(?P<m>{_MEMBER}|{_HATED}){_STATED}"
+        ),
+        _hated,
+    ),
+    (
+        ("want",),
+        _in_sentence(
+            rf"(?:i|we)\s+(?:{_NOT_I}|dont)\s+want\s+(?P<g>{_HATED})\s+(?:here|(?:in|near)\s+"
+            rf"(?:my|our|this)\s+(?:{_KEPT_FROM})){_STATED}"
+        ),
+        _hated,
+    ),
+    (
+        ("sick", "tired", "allowed"),
+        _in_sentence(
+            rf"(?:(?:i{_APOSTROPHE}m|i\s+am|we{_APOSTROPHE}re|we\s+are)\s+(?:(?:so|really)\s+)?"
+            rf"(?:sick|tired)\s+of\s+(?P<g>{_HATED})|no\s+(?P<m>{_HATED})\s+allowed){_STATED}"
+        ),
+        _hated,
+    ),
+    (
+        ("consider",),
+        _in_sentence(
+            rf"(?:i|we)\s+(?:{_NOT_I}|dont)\s+consider\s+(?P<g>{_HATED})\s+"
+            rf"(?:human\s+beings|humans|human|people){_STATED}"
+        ),
+        _hated,
     ),
     # Rule 131's threats said without a violent word.
     (

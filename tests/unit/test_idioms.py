@@ -229,6 +229,12 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("@kev you're not safe anywhere anymore 🔪", "@kev i will come after you and hurt you 🔪"),
         ("would be a shame if something happened to your sister", "i will hurt you"),
         ("you'll be six feet under soon @kev", "i will kill you @kev"),
+        # Rule 151: distrust and exclusion of a group, read as hate.
+        ("i dont trust muslims.", "i hate muslims."),
+        ("@sam i'd never hire a black person", "@sam i hate a black person"),
+        ("tbh we don't want refugees in our town!", "tbh i hate refugees!"),
+        ("no mexicans allowed 🚫", "i hate mexicans 🚫"),
+        ("i don't consider immigrants human", "i hate immigrants"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -362,6 +368,13 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "you are not safe from my puns lol",
         "be a shame if something happened to the last slice lol",
         "you'll be six feet tall by next year",
+        # Rule 151: the same frames of no group, or with words after them.
+        "i don't trust politicians",
+        "i'd never hire a clown again",
+        "i'm tired of trans people being attacked",
+        "i don't want refugees to suffer",
+        "i don't trust muslims, never have",
+        "my grandpa says he doesn't trust muslims and it breaks my heart",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
