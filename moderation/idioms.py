@@ -32,7 +32,9 @@ to die", "refugees do not belong in cages", "jews are not greedy"), as "we stand
 {group}", where the group begins a sentence and the denial ends it. Rule 149 read hate
 quoted or reported to reject it ('"muslims are violent" is a lie', "people who say muslims
 are terrorists are bigots", "being gay is not a sin") with the hate put as "that", where
-its sentence ends the message.
+its sentence ends the message. Rule 151 read distrust and exclusion of a group, which the
+model allowed ("i don't trust jews", "i'd never hire a muslim", "no muslims allowed"), as
+"i hate {group}", where the group begins a sentence and ends it.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would

@@ -180,6 +180,8 @@ class ClassifierSettings:
     # message: 15 -> 6 of 40 nudged, hateful twins 21 -> 21; 0.07 us.
     # Rule 150 reads veiled threats that end the message ("don't make me hurt you", "count
     # your days", "you're not safe anywhere"): 15 -> 35 of 40, benign twins 4 -> 4; 0.13 us.
+    # Rule 151 reads distrust and exclusion of a group ("i don't trust jews", "i'd never hire
+    # a muslim", "no muslims allowed") as "i hate {group}": 18 -> 36 of 40, twins 2 -> 2.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all

@@ -2,7 +2,7 @@
 threats whose verb the model reads as harmless, threats of pursuit and reprisal, threats of
 being caught, death wishes said softly, warnings of an attack, praise of a group, and hate
 said of a group in words the model reads as harmless, read as what they mean
-(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141-150)."""
+(moderation/idioms.py, rules 121, 126, 130, 131, 133, 135, 137, 139, 141-151)."""
 
 import pytest
 from hypothesis import given
