@@ -318,7 +318,8 @@ _STATED = r"(?=\s*(?:[.!\u2026\r\n]|[^\w\s\x00-\x7f\u2010-\u201f]|$))"
 # Rule 149: the same, and nothing after it in the message but these marks, emoji, spaces
 # and mentions ("that's a lie. they are worse" would lose what "they" refers to).
 _STATED_LAST = r"(?=(?:\s|[.!\u2026]|[^\w\s\x00-\x7f\u2010-\u201f]|@[\w.]*\w)*$)"
-_NOT_DO = rf"(?:don{_APOSTROPHE}?t|do\s+not|doesn{_APOSTROPHE}?t|does\s+not)"
+_DO_NOT = rf"(?:don{_APOSTROPHE}?t|do\s+not)"
+_DOES_NOT = rf"(?:{_DO_NOT}|doesn{_APOSTROPHE}?t|does\s+not)"
 # ... what a group is said not to deserve: rule 144's harms and a closed list more ...
 _SPARED = (
     rf"{_HARM}|hate|to\s+be\s+(?:murdered|attacked|harassed|bullied|persecuted|abused|mocked|"
@@ -360,21 +361,20 @@ _DISBELIEF = (
     r"somebody|my\s+[\w-]+|this\s+guy|that\s+guy)\s+(?:(?:just|actually|literally|really)\s+)?"
     r"(?:said|says|thinks|tweeted|posted|wrote)"
 )
+# Being who one is, said to be no sin, crime or illness.
+_NO_SIN = (
+    r"(?:a\s+)?(?:sin|crime|disease|illness|mental\s+illness|disorder|choice|phase|wrong|"
+    r"bad\s+thing)"
+)
 # Rule 151: a group distrusted or shut out, read as "i hate" it; a member of a group ...
 _MEMBER = (
     rf"an?\s+(?:{_GROUP_ADJECTIVE}\s+(?:person|man|woman|guy|girl|boy|kid)|muslim|jew|sikh|"
     r"hindu|immigrant|refugee|migrant|mexican|arab|asian|latino|latina|hispanic|lesbian|woman)"
 )
-_NOT_I = rf"(?:don{_APOSTROPHE}?t|do\s+not)"
 # ... and where one does not want a group.
 _KEPT_FROM = (
     r"neighborhood|neighbourhood|country|town|city|school|street|building|house|kids|"
     r"children|family|bathroom|church|team"
-)
-# Being who one is, said to be no sin, crime or illness.
-_NO_SIN = (
-    r"(?:a\s+)?(?:sin|crime|disease|illness|mental\s+illness|disorder|choice|phase|wrong|"
-    r"bad\s+thing)"
 )
 
 
@@ -738,7 +738,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("deserve", "belong"),
         _in_sentence(
-            rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_DO}\s+"
+            rf"(?:all\s+)?(?P<g>{_HATED})\s+{_DOES_NOT}\s+"
             rf"(?:deserve\s+(?:{_SPARED})|belong\s+in\s+(?:{_CAGED})){_STATED}"
         ),
         _defended,
@@ -789,7 +789,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("trust",),
         _in_sentence(
-            rf"(?:(?:i|we)\s+(?:{_NOT_I}|can{_APOSTROPHE}?t|cannot)\s+trust\s+(?P<g>{_HATED})|"
+            rf"(?:(?:i|we)\s+(?:{_DO_NOT}|can{_APOSTROPHE}?t|cannot)\s+trust\s+(?P<g>{_HATED})|"
             rf"never\s+trust\s+(?P<m>{_MEMBER}|{_HATED})){_STATED}"
         ),
         _hated,
@@ -805,7 +805,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("want",),
         _in_sentence(
-            rf"(?:i|we)\s+(?:{_NOT_I}|dont)\s+want\s+(?P<g>{_HATED})\s+(?:here|(?:in|near)\s+"
+            rf"(?:i|we)\s+{_DO_NOT}\s+want\s+(?P<g>{_HATED})\s+(?:here|(?:in|near)\s+"
             rf"(?:my|our|this)\s+(?:{_KEPT_FROM})){_STATED}"
         ),
         _hated,
@@ -821,7 +821,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("consider",),
         _in_sentence(
-            rf"(?:i|we)\s+(?:{_NOT_I}|dont)\s+consider\s+(?P<g>{_HATED})\s+"
+            rf"(?:i|we)\s+{_DO_NOT}\s+consider\s+(?P<g>{_HATED})\s+"
             rf"(?:human\s+beings|humans|human|people){_STATED}"
         ),
         _hated,
