@@ -32,6 +32,11 @@ def readers() -> tuple[Classifier, Classifier]:
         ("knock urself out", "go ahead"),
         ("ur a lifesaver", "you're a big help"),
         ("gonna destroy u at chess", "gonna win against you at chess"),
+        # Rules 147-151's, through the normalizer too ("u", "ur", "dont").
+        ("trans ppl dont deserve to die", "we stand with trans ppl"),
+        ("being gay is not a sin!!", "we stand with gay people!!"),
+        ("ur not safe anywhere", "i will come after you and hurt you"),
+        ("i dont trust muslims", "i hate muslims"),
     ],
 )
 def test_an_idiom_gets_the_tokens_of_what_it_means(
