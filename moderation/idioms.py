@@ -335,6 +335,7 @@ _NOT_SUFFER = (
 )
 # ... and the hate it is said not to be (rule 145's words and three more).
 _HATEFUL_MORE = rf"(?:{_HATEFUL}|predators|thugs|invaders)"
+_HATEFUL_MORE_WORDS = (*_HATEFUL_WORDS, "predators", "thugs", "invaders")
 _NOT_HATEFUL = rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:all\s+)?{_HATEFUL_MORE}"
 # Rule 148: hate quoted or reported to reject it, read with the hate put as "that". The
 # hate is rule 145's statement only ...
@@ -749,14 +750,14 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         _defended,
     ),
     (
-        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _HATEFUL_MORE_WORDS,
         _in_sentence(rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_HATEFUL}{_STATED}"),
         _defended,
     ),
     # Rule 148's hate quoted or reported to reject it, read with the hate put as "that",
     # where its sentence ends the message (rule 149) ...
     (
-        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _HATEFUL_MORE_WORDS,
         _in_sentence(
             r"(?:(?:saying|the\s+(?:idea|claim|myth|stereotype|notion|belief|lie)\s+that)\s+"
             rf"(?:{_QUOTED}|{_HATE_SAID})|{_QUOTED})\s+{_REJECTED}{_STATED_LAST}"
@@ -764,7 +765,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         lambda m: m.group("lead") + "that is a hateful lie",
     ),
     (
-        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _HATEFUL_MORE_WORDS,
         _in_sentence(
             r"people\s+who\s+(?P<v>say|think|believe|claim)\s+"
             rf"{_HATE_SAID}\s+(?P<j>{_JUDGED}){_STATED_LAST}"
@@ -772,7 +773,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         lambda m: m.group("lead") + "people who " + m.group("v") + " that " + m.group("j"),
     ),
     (
-        (*_HATEFUL_WORDS, "predators", "thugs", "invaders"),
+        _HATEFUL_MORE_WORDS,
         _in_sentence(rf"(?P<said>{_DISBELIEF})\s+(?:that\s+)?{_HATE_SAID}{_STATED_LAST}"),
         lambda m: m.group("lead") + m.group("said") + " that",
     ),
