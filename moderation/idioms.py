@@ -90,6 +90,7 @@ _APOSTROPHE = "['\u2019]"
 # Whom an idiom is aimed at, and whose thing it names.
 _OBJ = rf"(?:you|me|him|her|them|us|ya|y{_APOSTROPHE}?all)"
 _POSS = r"(?:your|my|his|her|their|our)"
+_DO_NOT = rf"(?:don{_APOSTROPHE}?t|do\s+not)"
 _START = r"(?<![\w@#'\u2019-])"
 _END = r"(?![\w'\u2019-])"
 # Things one sends or says: what "shoot you ..." and "hit you with ..." mean to pass on.
@@ -158,8 +159,14 @@ _GAME = (
 _MARK_OR_END = r"\s*(?:[^\w\s'\u2019-]|$)"
 _SHOWN = rf"(?={_MARK_OR_END})"
 # Where a sentence begins (the message's start, a sentence's end or a line break), and the
-# mentions it opens with (rules 131, 144, 145, 146).
+# mentions it opens with (rules 131 and 144-151).
 _SENTENCE_BEGINS = r"(?:^|(?<=[.!?\u2026\r\n]))\s*(?:@[\w.]+\s+)*"
+
+
+def _led(leads: str) -> str:
+    """A sentence's start (``_SENTENCE_BEGINS``) and at most one lead word of ``leads``, as
+    the group ``lead`` a rewrite keeps."""
+    return rf"(?P<lead>{_SENTENCE_BEGINS}(?:(?:{leads}),?\s+)?)"
 
 
 def _verb(table: dict[str, str]) -> Callable[[re.Match[str]], str]:
@@ -224,9 +231,8 @@ _GROUP = rf"(?:{_GROUP_ADJECTIVE}\s+(?:{_PEOPLE})|{_PLURAL})"
 # Rule 144: a group wished harm, named so or as "gays", "blacks", "{adjective} ppl" ...
 _HATED = rf"(?:{_GROUP_ADJECTIVE}\s+(?:{_PEOPLE}|ppl)|{_PLURAL}|gays|blacks)"
 # ... where the sentence begins: after any mentions and at most one lead word ...
-_SENTENCE_START = (
-    rf"(?P<lead>{_SENTENCE_BEGINS}(?:(?:i\s+think|honestly|tbh|imo|ngl|lol|lmao|fr|seriously|"
-    r"personally|i\s+believe),?\s+)?)"
+_SENTENCE_START = _led(
+    r"i\s+think|honestly|tbh|imo|ngl|lol|lmao|fr|seriously|personally|i\s+believe"
 )
 # ... and what it is said to deserve, or where it is said to belong.
 _HARM = (
@@ -318,7 +324,6 @@ _STATED = r"(?=\s*(?:[.!\u2026\r\n]|[^\w\s\x00-\x7f\u2010-\u201f]|$))"
 # Rule 149: the same, and nothing after it in the message but these marks, emoji, spaces
 # and mentions ("that's a lie. they are worse" would lose what "they" refers to).
 _STATED_LAST = r"(?=(?:\s|[.!\u2026]|[^\w\s\x00-\x7f\u2010-\u201f]|@[\w.]*\w)*$)"
-_DO_NOT = rf"(?:don{_APOSTROPHE}?t|do\s+not)"
 _DOES_NOT = rf"(?:{_DO_NOT}|doesn{_APOSTROPHE}?t|does\s+not)"
 # ... what a group is said not to deserve: rule 144's harms and a closed list more ...
 _SPARED = (
@@ -391,7 +396,7 @@ def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]],
 
 def _in_sentence(pattern: str) -> re.Pattern[str]:
     """``pattern`` read where a sentence begins, after its mentions and lead word (rules
-    144 and 146)."""
+    144-151)."""
     return re.compile(_SENTENCE_START + pattern, re.IGNORECASE)
 
 
@@ -449,8 +454,7 @@ def _everyone_at(m: re.Match[str]) -> str:
 
 def _threat(pattern: str, leads: str = _LAST_LEADS) -> re.Pattern[str]:
     """``pattern`` read where it is the message's last sentence, after one of ``leads``."""
-    start = rf"(?P<lead>{_SENTENCE_BEGINS}(?:(?:{leads}),?\s+)?)"
-    return re.compile(start + "(?:" + pattern + ")" + _LAST_END, re.IGNORECASE)
+    return re.compile(_led(leads) + "(?:" + pattern + ")" + _LAST_END, re.IGNORECASE)
 
 
 def _meant(words: str) -> Callable[[re.Match[str]], str]:
@@ -730,9 +734,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     ),
     (
         ("lives",),
-        _in_sentence(
-            rf"(?P<a>{_GROUP_ADJECTIVE})\s+lives\s+(?:don{_APOSTROPHE}?t|do\s+not)\s+matter{_SAID}"
-        ),
+        _in_sentence(rf"(?P<a>{_GROUP_ADJECTIVE})\s+lives\s+{_DO_NOT}\s+matter{_SAID}"),
         lambda m: m.group("lead") + m.group("a") + " people are subhuman",
     ),
     # Rule 147's harm and hate denied to a group, read as its defence.
@@ -867,7 +869,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("make",),
         _threat(
-            rf"(?:don{_APOSTROPHE}?t|do\s+not)\s+make\s+me\s+(?:(?:hurt|hit|punch|slap|smack|"
+            rf"{_DO_NOT}\s+make\s+me\s+(?:(?:hurt|hit|punch|slap|smack|"
             r"beat|kill|stab|shoot|choke|strangle)\s+you|come\s+(?:over\s+there|"
             r"to\s+your\s+house|find\s+you))",
             _VEILED_LEADS,
@@ -1064,7 +1066,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("messing", "dealing", "fucking", "wrong"),
         _threat(
-            rf"you\s+(?:don{_APOSTROPHE}?t|do\s+not)\s+know\s+who\s+you(?:{_APOSTROPHE}?re|\s+are)"
+            rf"you\s+{_DO_NOT}\s+know\s+who\s+you(?:{_APOSTROPHE}?re|\s+are)"
             r"\s+(?:messing|dealing|fucking)\s+with|"
             r"you\s+(?:messed|fucked)\s+with\s+the\s+wrong\s+"
             r"(?:person|guy|girl|one|dude|man|people|family)|"
@@ -1111,7 +1113,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ("die",),
         _threat(
             rf"(?:(?:please|pls|plz|just|can\s+you|could\s+you|"
-            rf"why\s+(?:don{_APOSTROPHE}?t|do\s+not)\s+you)(?:\s+just)?\s+die(?:\s+already)?|"
+            rf"why\s+{_DO_NOT}\s+you)(?:\s+just)?\s+die(?:\s+already)?|"
             r"die\s+already)"
         ),
         _meant("go die"),
@@ -1164,7 +1166,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         ("school",),
         _threat(
-            rf"(?:(?:don{_APOSTROPHE}?t|do\s+not)\s+come\s+to|stay\s+(?:home|away)\s+from)\s+school"
+            rf"(?:{_DO_NOT}\s+come\s+to|stay\s+(?:home|away)\s+from)\s+school"
             r"\s+(?:tomorrow|next\s+week|(?:on\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
             r"saturday|sunday))"
         ),
