@@ -917,12 +917,13 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ),
         _meant("i will kill you"),
     ),
-    # Rule 152's threats of reprisal said bare, by others' hands, and by what one would do.
+    # Rule 152's threats of reprisal said bare, by others' hands, and by what one would do
+    # (rule 153: "you'll pay" only with "dearly", since a bare one is said of a bill too).
     (
         ("pay",),
         _threat(
-            rf"(?:you(?:{_APOSTROPHE}ll|\s+will|(?:{_APOSTROPHE}re|\s+are)\s+(?:gonna|going\s+to))|"
-            rf"(?:{_I_WILL}|imma)\s+make\s+you)\s+pay(?:\s+dearly)?",
+            rf"you(?:{_APOSTROPHE}ll|\s+will|(?:{_APOSTROPHE}re|\s+are)\s+(?:gonna|going\s+to))"
+            rf"\s+pay\s+dearly|(?:{_I_WILL}|imma)\s+make\s+you\s+pay(?:\s+dearly)?",
             _VEILED_LEADS,
         ),
         _meant(_AFTER_YOU),
