@@ -950,7 +950,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         _meant(_AFTER_YOU),
     ),
     (
-        ("want", "lesson"),
+        ("want", "mess", "lesson"),
         _threat(
             rf"you\s+{_DO_NOT}\s+want\s+to\s+(?:find\s+out|know|see)\s+what\s+"
             rf"(?:{_I_WILL}|i{_APOSTROPHE}d|i\s+would)\s+do(?:\s+to\s+you)?|"
