@@ -77,11 +77,11 @@ from collections.abc import Callable
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
 # opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
-IDIOMS_SUFFIX = "+idioms:18"
+IDIOMS_SUFFIX = "+idioms:19"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:18`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:19`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -916,6 +916,52 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
             _VEILED_LEADS,
         ),
         _meant("i will kill you"),
+    ),
+    # Rule 152's threats of reprisal said bare, by others' hands, and by what one would do
+    # (rule 153: "you'll pay" only with "dearly", since a bare one is said of a bill too).
+    (
+        ("pay",),
+        _threat(
+            rf"you(?:{_APOSTROPHE}ll|\s+will|(?:{_APOSTROPHE}re|\s+are)\s+(?:gonna|going\s+to))"
+            rf"\s+pay\s+dearly|(?:{_I_WILL}|imma)\s+make\s+you\s+pay(?:\s+dearly)?",
+            _VEILED_LEADS,
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("deal", "handle", "friends", "people", "guys"),
+        _threat(
+            r"my\s+(?:brothers?|boys|guys|cousins?|friends|dad|uncles?|crew|gang|homies)"
+            rf"(?:{_APOSTROPHE}ll|{_APOSTROPHE}s\s+gonna|\s+will|\s+(?:is|are)\s+(?:gonna|going\s+to))"
+            r"\s+(?:deal\s+with|handle)\s+you|"
+            r"i\s+(?:have|know|got)\s+(?:some\s+)?(?:friends|people|guys)\s+(?:who|that)\s+"
+            r"(?:can|will|would)\s+(?:find|hurt|deal\s+with|handle)\s+you",
+            _VEILED_LEADS,
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("handle",),
+        _threat(
+            rf"(?:imma|i{_APOSTROPHE}ll|i\s+will|i{_APOSTROPHE}?m\s+gonna)\s+(?:pull\s+up\s+and\s+)?"
+            r"handle\s+you(?:\s+myself)?",
+            _VEILED_LEADS,
+        ),
+        _meant(_AFTER_YOU),
+    ),
+    (
+        ("want", "mess", "lesson"),
+        _threat(
+            rf"you\s+{_DO_NOT}\s+want\s+to\s+(?:find\s+out|know|see)\s+what\s+"
+            rf"(?:{_I_WILL}|i{_APOSTROPHE}d|i\s+would)\s+do(?:\s+to\s+you)?|"
+            rf"you\s+{_DO_NOT}\s+want\s+me\s+as\s+(?:an|your)\s+enemy|"
+            rf"(?:i{_APOSTROPHE}?m|i\s+am)\s+not\s+someone\s+(?:you\s+want\s+as\s+an\s+enemy|"
+            r"(?:you\s+want\s+)?to\s+mess\s+with)|"
+            r"(?:someone|somebody)\s+(?:should|needs\s+to|has\s+to|oughta|ought\s+to|"
+            r"is\s+(?:gonna|going\s+to))\s+teach\s+you\s+a\s+lesson",
+            _VEILED_LEADS,
+        ),
+        _meant(_AFTER_YOU),
     ),
     (
         ("miss",),
