@@ -77,11 +77,11 @@ from collections.abc import Callable
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
 # opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
-IDIOMS_SUFFIX = "+idioms:19"
+IDIOMS_SUFFIX = "+idioms:20"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:19`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:20`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -344,6 +344,24 @@ _HATEFUL_MORE_WORDS = (*_HATEFUL_WORDS, "predators", "thugs", "invaders")
 _NOT_HATEFUL = rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:all\s+)?{_HATEFUL_MORE}"
 # Rule 148: hate quoted or reported to reject it, read with the hate put as "that". The
 # hate is rule 145's statement only ...
+# Rule 155: rule 147's three defences (group ``g``), and what the next sentence says "they"
+# deserve or are when it turns on the group.
+_DEFENCE = (
+    rf"(?:all\s+)?(?P<g>{_HATED})\s+(?:{_DOES_NOT}\s+(?:deserve\s+(?:{_SPARED})|belong\s+in\s+"
+    rf"(?:{_CAGED}))|{_NOT_SUFFER}|{_NOT_HATEFUL})"
+)
+_TURNED = (
+    r"they\s+(?:(?:all\s+)?(?:deserve\s+(?P<harm>"
+    + _HARM
+    + r")|belong\s+in\s+(?P<place>"
+    + _CAGED
+    + r"|graves?|the\s+ground))|should\s+(?:all\s+)?(?P<die>die|be\s+(?:killed|shot|murdered|"
+    r"beaten|hanged|hung|lynched|executed|exterminated|gassed|burned|tortured|raped|attacked|"
+    r"wiped\s+out))|(?:are|r)\s+(?:(?:all|just)\s+)?(?P<w>"
+    + _HATEFUL_MORE
+    + r"|rats|filth|worthless))|"
+    rf"they{_APOSTROPHE}re\s+(?:(?:all|just)\s+)?(?P<w2>{_HATEFUL_MORE}|rats|filth|worthless)"
+)
 _HATE_SAID = rf"(?:all\s+)?{_HATED}\s+(?:are|r)\s+(?:(?:all|just|so|really)\s+)?{_HATEFUL_MORE}"
 _QUOTED = rf"(?:\"{_HATE_SAID}[.!]?\"|'{_HATE_SAID}[.!]?'|\u201c{_HATE_SAID}[.!]?\u201d)"
 # ... rejected as a lie or as hate ...
@@ -413,6 +431,14 @@ _STAND_WITH = _support(lambda m: "we stand with " + _named(m.group("g")))
 # Rule 147's rewrite: the group defended, stood with, where the sentence stood.
 def _defended(m: re.Match[str]) -> str:
     return m.group("lead") + "we stand with " + m.group("g")
+
+
+# Rule 155's rewrite: a defence turned, read as the hate it turned into.
+def _turned(m: re.Match[str]) -> str:
+    word = m.group("w") or m.group("w2")
+    if word:
+        return m.group("lead") + m.group("g") + " are " + word
+    return m.group("lead") + "all " + m.group("g") + " should die"
 
 
 # Rule 151's rewrite: the group or member distrusted or shut out, hated.
@@ -736,6 +762,13 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         ("lives",),
         _in_sentence(rf"(?P<a>{_GROUP_ADJECTIVE})\s+lives\s+{_DO_NOT}\s+matter{_SAID}"),
         lambda m: m.group("lead") + m.group("a") + " people are subhuman",
+    ),
+    # Rule 155's defence turned into hate in the next sentence, read as the hate (before
+    # rule 147's reading of the defence alone).
+    (
+        ("deserve", "belong", "should", *_HATEFUL_MORE_WORDS),
+        _in_sentence(rf"{_DEFENCE}(?:[.!]+|\u2026)\s+(?:(?:and|but)\s+)?(?:{_TURNED}){_STATED}"),
+        _turned,
     ),
     # Rule 147's harm and hate denied to a group, read as its defence.
     (

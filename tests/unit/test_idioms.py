@@ -244,6 +244,24 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("you dont want to know what i'd do to you", "i will come after you and hurt you"),
         ("i'm not someone to mess with 😤", "i will come after you and hurt you 😤"),
         ("somebody oughta teach you a lesson", "i will come after you and hurt you"),
+        # Rule 155: a defence turned into hate in the next sentence, read as the hate.
+        ("jews don't deserve hate. they deserve to die.", "all jews should die."),
+        (
+            "@sam refugees don't belong in cages... they belong in graves",
+            "@sam all refugees should die",
+        ),
+        ("honestly, migrants are not invaders. they are filth!", "honestly, migrants are filth!"),
+        ("women shouldn't be beaten. but they should be killed", "all women should die"),
+        # ... and one whose next sentence goes on in support is rule 147's defence.
+        (
+            "jews don't deserve hate. they deserve respect.",
+            "we stand with jews. they deserve respect.",
+        ),
+        ("women are not stupid. they are brilliant.", "we stand with women. they are brilliant."),
+        (
+            "trans people are not mentally ill. they are sick of being told so.",
+            "we stand with trans people. they are sick of being told so.",
+        ),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -393,6 +411,8 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "i know people who can help you with your resume",
         "you don't want to find out what i'll do with all this leftover cake lol",
         "somebody needs to teach you a lesson in fashion",
+        # Rule 155: a defence that turns after a comma is the model's.
+        "jews don't deserve hate, they deserve to die.",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
