@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141, 142, 143, 144, 145, 146).
+138, 140, 141, 142, 143, 144, 145, 146, 147, 149, 150, 151, 153, 155).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -34,7 +34,9 @@ quoted or reported to reject it ('"muslims are violent" is a lie', "people who s
 are terrorists are bigots", "being gay is not a sin") with the hate put as "that", where
 its sentence ends the message. Rule 151 read distrust and exclusion of a group, which the
 model allowed ("i don't trust jews", "i'd never hire a muslim", "no muslims allowed"), as
-"i hate {group}", where the group begins a sentence and ends it.
+"i hate {group}", where the group begins a sentence and ends it. Rule 155 read a defence
+rule 147 reads, turned into hate in the next sentence ("jews don't deserve hate. they deserve
+to die."), as the hate ("all jews should die."), before rule 147 reads the defence alone.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would
@@ -52,7 +54,10 @@ needs to put you down") and more verbs of a beating ("i'll lay you out", "i'll d
 rule 142 warnings of an attack on a school or workplace ("i'm bringing a knife to school",
 "don't come to school tomorrow", "everyone at school will pay"); rule 150 veiled threats
 that end the message ("don't make me hurt you", "count your days", "you're not safe
-anywhere", "would be a shame if something happened to you", "you'll be six feet under").
+anywhere", "would be a shame if something happened to you", "you'll be six feet under");
+rule 153 threats of reprisal said bare, by others' hands, or by what one would do, that end
+the message ("i'll make you pay", "my brother will deal with you", "i have friends who can
+find you", "you don't want to find out what i'll do", "someone should teach you a lesson").
 Each is rewritten as a threat the model nudges ("i will come to your house and hurt you",
 "i'll punch you").
 
@@ -76,7 +81,12 @@ from collections.abc import Callable
 # since rule 142 read warnings of an attack on a school or workplace, ":11" since rule 143
 # read praise of a group said whole as support, ":12" since rule 144 read death and harm
 # wished on a group with "deserve" as hate, ":13" since rule 145 read hate said as an
-# opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate.
+# opinion without its hedge, ":14" since rule 146 read a group's humanity denied as hate,
+# ":15" since rule 147 read harm and hate denied to a group as its defence, ":16" since rule
+# 149 read hate quoted to reject it, ":17" since rule 150 read veiled threats said whole,
+# ":18" since rule 151 read distrust and exclusion of a group as hate, ":19" since rule 153
+# read reprisal said bare or by others' hands, ":20" since rule 155 read a defence turned
+# into hate in the next sentence as the hate.
 IDIOMS_SUFFIX = "+idioms:20"
 
 

@@ -182,6 +182,11 @@ class ClassifierSettings:
     # your days", "you're not safe anywhere"): 15 -> 35 of 40, benign twins 4 -> 4; 0.13 us.
     # Rule 151 reads distrust and exclusion of a group ("i don't trust jews", "i'd never hire
     # a muslim", "no muslims allowed") as "i hate {group}": 18 -> 36 of 40, twins 2 -> 2.
+    # Rule 153 reads threats of reprisal said bare or by others' hands where one ends the
+    # message ("i'll make you pay", "my brother will deal with you", "someone should teach
+    # you a lesson"; not a bare "you'll pay"): 2 -> 19 of 40, twins 0 -> 0; 0.29 us.
+    # Rule 155 reads a defence turned into hate in the next sentence ("jews don't deserve
+    # hate. they deserve to die.") as the hate: 23 -> 37 of 40, twins 3 -> 3; 0.05 us.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
