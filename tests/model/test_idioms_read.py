@@ -37,6 +37,10 @@ def readers() -> tuple[Classifier, Classifier]:
         ("being gay is not a sin!!", "we stand with gay people!!"),
         ("ur not safe anywhere", "i will come after you and hurt you"),
         ("i dont trust muslims", "i hate muslims"),
+        # Rules 153 and 155's, through the normalizer too ("u", "ur", "dont").
+        ("u dont want to know what im gonna do to u", "i will come after you and hurt you"),
+        ("my boys will handle u", "i will come after you and hurt you"),
+        ("jews dont deserve hate. they deserve to die", "all jews should die"),
     ],
 )
 def test_an_idiom_gets_the_tokens_of_what_it_means(
