@@ -70,7 +70,7 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("yes, black lives matter", "yes, we stand with black people"),
         (
             "@sam @jo reminder that black lives matter",
-            "@sam @jo reminder that we stand with black people",
+            "reminder that we stand with black people",
         ),
         (
             "indigenous lives matter too \U0001f49b",
@@ -182,7 +182,7 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("yes trans men are so valid too", "yes we stand with trans men too"),
         (
             "@sam the trans community is amazing \u2764\ufe0f",
-            "@sam we stand with the trans community \u2764\ufe0f",
+            "we stand with the trans community \u2764\ufe0f",
         ),
         ("immigrants r welcome here", "we stand with immigrants"),
         ("trans people deserve respect", "we stand with trans people"),
@@ -208,7 +208,7 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("muslim lives don't matter!!", "muslim people are subhuman!!"),
         # Rule 147: harm and hate denied to a group, read as its defence.
         ("trans people don't deserve to die", "we stand with trans people"),
-        ("@sam tbh refugees do not belong in cages!", "@sam tbh we stand with refugees!"),
+        ("@sam tbh refugees do not belong in cages!", "tbh we stand with refugees!"),
         ("black people shouldn't be shot by police 💔", "we stand with black people 💔"),
         ("ok. mexicans aren't rapists.", "ok. we stand with mexicans."),
         # Rule 148: hate quoted or reported to reject it, and being who one is defended.
@@ -220,7 +220,7 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ),
         (
             "@sam i can't believe he said gay people are sick 😡",
-            "@sam i can't believe he said that 😡",
+            "i can't believe he said that 😡",
         ),
         ("being trans isn't a mental illness.", "we stand with trans people."),
         # Rule 150: veiled threats said whole.
@@ -262,6 +262,13 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
             "trans people are not mentally ill. they are sick of being told so.",
             "we stand with trans people. they are sick of being told so.",
         ),
+        # Rule 154: support and defences read without the mentions their sentence opens
+        # with; hate and threats keep theirs.
+        ("ok. @kim @jo jews are not greedy.", "ok. we stand with jews."),
+        ("@bea 'muslims are violent' is a lie", "that is a hateful lie"),
+        ("@jo refugees belong in cages!", "@jo all refugees should die!"),
+        ("@jo i dont trust muslims", "@jo i hate muslims"),
+        ("@fay jews don't deserve hate. they deserve to die.", "@fay all jews should die."),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
