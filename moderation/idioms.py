@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141, 142, 143, 144, 145, 146, 147, 149, 150, 151, 153, 155).
+138, 140, 141, 142, 143, 144, 145, 146, 147, 149, 150, 151, 153, 155, 156).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -37,6 +37,9 @@ model allowed ("i don't trust jews", "i'd never hire a muslim", "no muslims allo
 "i hate {group}", where the group begins a sentence and ends it. Rule 155 read a defence
 rule 147 reads, turned into hate in the next sentence ("jews don't deserve hate. they deserve
 to die."), as the hate ("all jews should die."), before rule 147 reads the defence alone.
+Rule 156 wrote every reading of support or defence without the mentions its sentence opens
+with: to the model a leading mention says "a tweet", with a tweet's base rate of abuse, and
+it nudged "@kim we stand with gay people"; threats and hate keep their mentions.
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would

@@ -187,6 +187,8 @@ class ClassifierSettings:
     # you a lesson"; not a bare "you'll pay"): 2 -> 19 of 40, twins 0 -> 0; 0.29 us.
     # Rule 155 reads a defence turned into hate in the next sentence ("jews don't deserve
     # hate. they deserve to die.") as the hate: 23 -> 37 of 40, twins 3 -> 3; 0.05 us.
+    # Rule 156 writes support and defences the table reads without the mentions their
+    # sentence opens with ("@kim gay people are awesome"): 10 -> 2 of 40, hate 37 -> 37.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
