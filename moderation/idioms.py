@@ -90,12 +90,13 @@ from collections.abc import Callable
 # ":18" since rule 151 read distrust and exclusion of a group as hate, ":19" since rule 153
 # read reprisal said bare or by others' hands, ":20" since rule 155 read a defence turned
 # into hate in the next sentence as the hate, ":21" since rule 156 wrote support and
-# defences without the mentions their sentence opens with.
-IDIOMS_SUFFIX = "+idioms:21"
+# defences without the mentions their sentence opens with, ":22" since rule 157 read hate
+# condemned as a stand against it.
+IDIOMS_SUFFIX = "+idioms:22"
 
 
 def model_id(base: str, normalized: bool, idioms: bool) -> str:
-    """The id of ``base`` as the classifier runs it: ``+idioms:21`` where its normalizer
+    """The id of ``base`` as the classifier runs it: ``+idioms:22`` where its normalizer
     (``normalized``) reads them (``idioms``)."""
     return base + IDIOMS_SUFFIX if normalized and idioms else base
 
@@ -358,6 +359,35 @@ _HATEFUL_MORE_WORDS = (*_HATEFUL_WORDS, "predators", "thugs", "invaders")
 _NOT_HATEFUL = rf"(?:(?:are|r)\s+not|aren{_APOSTROPHE}?t)\s+(?:all\s+)?{_HATEFUL_MORE}"
 # Rule 148: hate quoted or reported to reject it, read with the hate put as "that". The
 # hate is rule 145's statement only ...
+# Rule 157: a hate named, and who holds one, condemned.
+_HATES_NAMED = (
+    "racism",
+    "homophobia",
+    "transphobia",
+    "biphobia",
+    "antisemitism",
+    "anti-semitism",
+    "islamophobia",
+    "sexism",
+    "misogyny",
+    "xenophobia",
+    "bigotry",
+    "ableism",
+    "hate",
+)
+_CONDEMNED = (
+    r"(?:(?:so|just|really|truly|absolutely)\s+)?(?:wrong|evil|disgusting|gross|vile|sick|"
+    r"sickening|unacceptable|cancer|a\s+cancer|a\s+disease|awful|terrible|horrible|pathetic|"
+    r"shameful|disgraceful|ugly|trash|garbage|nasty|toxic)|(?:never|not)\s+ok(?:ay)?"
+)
+_DETEST = rf"i\s+(?:hate|can{_APOSTROPHE}?t\s+stand|cannot\s+stand|despise|detest|loathe)\s+"
+_BIGOTS = (
+    r"racists|homophobes|transphobes|bigots|nazis|neo-?nazis|sexists|misogynists|antisemites|"
+    r"islamophobes|xenophobes|white\s+supremacists"
+)
+_DETEST_WORDS = ("hate", "stand", "despise", "detest", "loathe")
+
+
 # Rule 155: rule 147's three defences (group ``g``), and what the next sentence says "they"
 # deserve or are when it turns on the group.
 _DEFENCE = (
@@ -838,6 +868,25 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
         _HATEFUL_MORE_WORDS,
         _in_sentence(rf"(?P<said>{_DISBELIEF})\s+(?:that\s+)?{_HATE_SAID}{_STATED_LAST}"),
         lambda m: _unaddressed(m) + m.group("said") + " that",
+    ),
+    # Rule 157's hate condemned, where its sentence ends the message.
+    (
+        _HATES_NAMED,
+        _in_sentence(
+            rf"(?P<ism>{'|'.join(_HATES_NAMED)})(?:\s+against\s+{_HATED})?\s+is\s+"
+            rf"(?:{_CONDEMNED}){_STATED_LAST}"
+        ),
+        lambda m: _unaddressed(m) + "i stand against " + m.group("ism"),
+    ),
+    (
+        _DETEST_WORDS,
+        _in_sentence(rf"{_DETEST}(?:all\s+)?(?:{_BIGOTS}){_STATED_LAST}"),
+        lambda m: _unaddressed(m) + "i stand against hate",
+    ),
+    (
+        _DETEST_WORDS,
+        _in_sentence(rf"{_DETEST}people\s+who\s+hate\s+(?P<g>{_HATED}){_STATED_LAST}"),
+        lambda m: _unaddressed(m) + "we stand with " + m.group("g"),
     ),
     # ... and being who one is defended.
     (

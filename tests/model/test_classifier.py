@@ -29,7 +29,7 @@ def test_scores_cover_every_label_and_lie_in_unit_interval(classifier: Classifie
     # makes by default.
     d = ClassifierSettings()
     assert result.model_id == read_threat_id(
-        load_manifest(default_model_dir())["id"] + "+idioms:21",
+        load_manifest(default_model_dir())["id"] + "+idioms:22",
         classifier.labels,
         Readings.of(d),
     )

@@ -74,7 +74,7 @@ def test_the_id_and_the_info_metric_say_whether_idioms_are_read(
 ) -> None:
     on, off = readers
     assert on.reads_idioms and not off.reads_idioms
-    assert on.model_id == off.model_id.replace("+threat-", "+idioms:21+threat-", 1)
+    assert on.model_id == off.model_id.replace("+threat-", "+idioms:22+threat-", 1)
     metrics.describe_model(on)
     assert metrics.MODEL_INFO._value["reads_idioms"] == "true"
     metrics.describe_model(off)

@@ -269,6 +269,12 @@ VOCAB = frozenset({"hit", "you", "up", "later", "shoot", "text", "kill", "fire"}
         ("@jo refugees belong in cages!", "@jo all refugees should die!"),
         ("@jo i dont trust muslims", "@jo i hate muslims"),
         ("@fay jews don't deserve hate. they deserve to die.", "@fay all jews should die."),
+        # Rule 157: hate condemned, where its sentence ends the message.
+        ("@sam homophobia is pathetic", "i stand against homophobia"),
+        ("hate against muslims is unacceptable.", "i stand against hate."),
+        ("honestly, transphobia is so gross", "honestly, i stand against transphobia"),
+        ("i can't stand racists!", "i stand against hate!"),
+        ("i hate people who hate trans people", "we stand with trans people"),
     ],
 )
 def test_each_idiom_is_read_as_what_it_means(idiom: str, meant: str) -> None:
@@ -420,6 +426,13 @@ def test_a_threat_that_shares_the_verbs_is_left_as_written(threat: str) -> None:
         "somebody needs to teach you a lesson in fashion",
         # Rule 155: a defence that turns after a comma is the model's.
         "jews don't deserve hate, they deserve to die.",
+        # Rule 157: hate praised, other words after, a group hated or its defenders.
+        "racism is good",
+        "anti-racism is a cancer",
+        "racism is wrong? no, blacks really are inferior",
+        "i hate racists so much, they make me sick",
+        "i hate people who defend immigrants",
+        "i hate antiracists",
     ],
 )
 def test_a_slogan_beside_other_words_is_left_as_written(text: str) -> None:
@@ -820,6 +833,11 @@ def test_the_gate_asks_for_every_word_an_idiom_needs_and_no_other() -> None:
                 "saying",
                 "is",
                 "lie",
+                "racism",
+                "evil",
+                "hate",
+                "racists",
+                "immigrants",
                 "pay",
                 "make",
                 "deal",
