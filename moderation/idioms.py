@@ -1,6 +1,6 @@
 """Chat's idioms of violent words, slogans of support, and threats the model reads as
 harmless, read as what they mean (docs/model.md, rules 121, 126, 130, 132, 134, 136,
-138, 140, 141, 142, 143, 144, 145, 146, 147, 149, 150, 151, 153, 155, 156).
+138, 140, 141, 142, 143, 144, 145, 146, 147, 149, 150, 151, 153, 155, 156, 157).
 
 "i'll hit you up later", "i'll shoot you a text", "break a leg tonight": friendly chat
 whose idiom puts a violent verb on "you". The model learned "hit you" and "shoot you" as
@@ -40,6 +40,9 @@ to die."), as the hate ("all jews should die."), before rule 147 reads the defen
 Rule 156 wrote every reading of support or defence without the mentions its sentence opens
 with: to the model a leading mention says "a tweet", with a tweet's base rate of abuse, and
 it nudged "@kim we stand with gay people"; threats and hate keep their mentions.
+Rule 157 read hate condemned where its sentence ends the message ("homophobia is
+disgusting", "i hate racists", "i hate people who hate immigrants"), which the model nudged
+as the hate it names, as a stand against it ("i stand against homophobia").
 
 The other way round, the table reads threats the model allows as the threats they are.
 Rule 131 added threats said without a violent word ("i know where you live", "nobody would
@@ -450,10 +453,10 @@ def _slogan(pattern: str) -> re.Pattern[str]:
     return re.compile(_WHOLE_START + pattern + _WHOLE_END, re.IGNORECASE)
 
 
-# Rule 154: the mentions a sentence opens with. A leading mention says "a tweet" to the
-# model, with a tweet's base rate of abuse (moderation/normalize.py), and it nudged support
-# the table had read ("@kim we stand with gay people"); support and defences are written
-# without them (threats and hate keep theirs).
+# Rule 156 (rule 154's V, judged again on rule 155's table): the mentions a sentence opens
+# with. A leading mention says "a tweet" to the model, with a tweet's base rate of abuse
+# (moderation/normalize.py), and it nudged support the table had read ("@kim we stand with
+# gay people"); support and defences are written without them (threats and hate keep theirs).
 _MENTION = re.compile(r"@[\w.]+\s+")
 
 
@@ -464,7 +467,7 @@ def _unaddressed(m: re.Match[str]) -> str:
 
 
 def _support(meant: Callable[[re.Match[str]], str]) -> Callable[[re.Match[str]], str]:
-    """A slogan's rewrite: its lead word without its mentions (rule 154), the sentence of
+    """A slogan's rewrite: its lead word without its mentions (rule 156), the sentence of
     support, and "too" if it had it."""
     return lambda m: _unaddressed(m) + meant(m) + (m.group("too") or "")
 

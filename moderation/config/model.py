@@ -189,6 +189,8 @@ class ClassifierSettings:
     # hate. they deserve to die.") as the hate: 23 -> 37 of 40, twins 3 -> 3; 0.05 us.
     # Rule 156 writes support and defences the table reads without the mentions their
     # sentence opens with ("@kim gay people are awesome"): 10 -> 2 of 40, hate 37 -> 37.
+    # Rule 157 reads hate condemned ("homophobia is disgusting", "i hate racists") as a
+    # stand against it where its sentence ends the message: 28 -> 6 of 40, hate 32 -> 32.
     read_idioms: bool = True
     # Tokenize printable-ASCII text with moderation/wordpiece.py (the same ids as the
     # tokenizers library, 1.08x per chat message on the AMX Xeon); other text, and all
