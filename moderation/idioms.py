@@ -398,16 +398,15 @@ _DEFENCE = (
     rf"(?:{_CAGED}))|{_NOT_SUFFER}|{_NOT_HATEFUL})"
 )
 _TURNED = (
-    r"they\s+(?:(?:all\s+)?(?:deserve\s+(?P<harm>"
+    r"they(?:\s+(?:all\s+)?(?:deserve\s+(?:"
     + _HARM
-    + r")|belong\s+in\s+(?P<place>"
+    + r")|belong\s+in\s+(?:"
     + _CAGED
-    + r"|graves?|the\s+ground))|should\s+(?:all\s+)?(?P<die>die|be\s+(?:killed|shot|murdered|"
+    + r"|graves?|the\s+ground))|\s+should\s+(?:all\s+)?(?:die|be\s+(?:killed|shot|murdered|"
     r"beaten|hanged|hung|lynched|executed|exterminated|gassed|burned|tortured|raped|attacked|"
-    r"wiped\s+out))|(?:are|r)\s+(?:(?:all|just)\s+)?(?P<w>"
+    rf"wiped\s+out))|(?:\s+(?:are|r)|{_APOSTROPHE}re)\s+(?:(?:all|just)\s+)?(?P<w>"
     + _HATEFUL_MORE
-    + r"|rats|filth|worthless))|"
-    rf"they{_APOSTROPHE}re\s+(?:(?:all|just)\s+)?(?P<w2>{_HATEFUL_MORE}|rats|filth|worthless)"
+    + r"|rats|filth|worthless))"
 )
 _HATE_SAID = rf"(?:all\s+)?{_HATED}\s+(?:are|r)\s+(?:(?:all|just|so|really)\s+)?{_HATEFUL_MORE}"
 _QUOTED = rf"(?:\"{_HATE_SAID}[.!]?\"|'{_HATE_SAID}[.!]?'|\u201c{_HATE_SAID}[.!]?\u201d)"
@@ -495,9 +494,8 @@ def _defended(m: re.Match[str]) -> str:
 
 # Rule 155's rewrite: a defence turned, read as the hate it turned into.
 def _turned(m: re.Match[str]) -> str:
-    word = m.group("w") or m.group("w2")
-    if word:
-        return m.group("lead") + m.group("g") + " are " + word
+    if m.group("w"):
+        return m.group("lead") + m.group("g") + " are " + m.group("w")
     return m.group("lead") + "all " + m.group("g") + " should die"
 
 
