@@ -348,6 +348,8 @@ _SPARED = (
     rf"{_HARM}|hate|to\s+be\s+(?:murdered|attacked|harassed|bullied|persecuted|abused|mocked|"
     r"hated|treated\s+like\s+(?:animals|trash|garbage))"
 )
+# ... said not to deserve it, or not to belong in rule 144's places ...
+_NOT_DESERVED = rf"{_DOES_NOT}\s+(?:deserve\s+(?:{_SPARED})|belong\s+in\s+(?:{_CAGED}))"
 # ... what it should not suffer, and for what or at whose hands ...
 _NOT_SUFFER = (
     rf"(?:should\s+not|shouldn{_APOSTROPHE}?t)\s+(?:be\s+(?:killed|shot|murdered|beaten|"
@@ -393,10 +395,7 @@ _DETEST_WORDS = ("hate", "stand", "despise", "detest", "loathe")
 
 # Rule 155: rule 147's three defences (group ``g``), and what the next sentence says "they"
 # deserve or are when it turns on the group.
-_DEFENCE = (
-    rf"(?:all\s+)?(?P<g>{_HATED})\s+(?:{_DOES_NOT}\s+(?:deserve\s+(?:{_SPARED})|belong\s+in\s+"
-    rf"(?:{_CAGED}))|{_NOT_SUFFER}|{_NOT_HATEFUL})"
-)
+_DEFENCE = rf"(?:all\s+)?(?P<g>{_HATED})\s+(?:{_NOT_DESERVED}|{_NOT_SUFFER}|{_NOT_HATEFUL})"
 _TURNED = (
     r"they(?:\s+(?:all\s+)?(?:deserve\s+(?:"
     + _HARM
@@ -831,10 +830,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     # Rule 147's harm and hate denied to a group, read as its defence.
     (
         ("deserve", "belong"),
-        _in_sentence(
-            rf"(?:all\s+)?(?P<g>{_HATED})\s+{_DOES_NOT}\s+"
-            rf"(?:deserve\s+(?:{_SPARED})|belong\s+in\s+(?:{_CAGED})){_STATED}"
-        ),
+        _in_sentence(rf"(?:all\s+)?(?P<g>{_HATED})\s+{_NOT_DESERVED}{_STATED}"),
         _defended,
     ),
     (
@@ -887,7 +883,7 @@ _IDIOMS: tuple[tuple[tuple[str, ...], re.Pattern[str], Callable[[re.Match[str]],
     (
         _DETEST_WORDS,
         _in_sentence(rf"{_DETEST}people\s+who\s+hate\s+(?P<g>{_HATED}){_STATED_LAST}"),
-        lambda m: _unaddressed(m) + "we stand with " + m.group("g"),
+        _defended,
     ),
     # ... and being who one is defended.
     (
